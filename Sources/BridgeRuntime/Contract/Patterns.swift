@@ -1,0 +1,112 @@
+/// The lexical rules of the bridge contract (§3), checked over UTF-8 bytes without regular
+/// expressions: these run for every field of every message.
+public enum Patterns {
+    /// How a host measures a text's length: in user-visible characters (grapheme clusters), as the
+    /// phone app does. Studio measures UTF-16 units, which is never fewer, so whatever Studio
+    /// accepts the host accepts too.
+    public static func length(_ s: String) -> Int { s.count }
+
+    /// `length(s)` is within `range`. UTF-8 bytes bound characters from above, so short texts
+    /// (nearly all of them) never pay for grapheme breaking.
+    @inline(__always) public static func hasLength(_ s: String, in range: ClosedRange<Int>) -> Bool {
+        let bytes = s.utf8.count
+        if bytes <= range.upperBound {
+            return range.lowerBound <= 1 ? (bytes > 0 || range.lowerBound == 0) : range.contains(s.count)
+        }
+        return range.contains(s.count)
+    }
+
+    /// `^[a-z0-9][a-z0-9._:-]*$`, 1...maxLength — presentation, alert, action, menu, request,
+    /// group and destination ids.
+    public static func isIdentifier(_ s: String, maxLength: Int = 64) -> Bool {
+        var count = 0
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"):
+                if count == 0 { return false }
+            default: return false
+            }
+            count += 1
+            if count > maxLength { return false }
+        }
+        return count > 0
+    }
+
+    /// `^[a-z][a-z0-9-]*$`, 1...maxLength — icon tokens (40), size and feedback tokens (32).
+    public static func isToken(_ s: String, maxLength: Int) -> Bool {
+        var count = 0
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): break
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                if count == 0 { return false }
+            default: return false
+            }
+            count += 1
+            if count > maxLength { return false }
+        }
+        return count > 0
+    }
+
+    /// `^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)+$`, 3...64 — a message type.
+    public static func isMessageType(_ s: String) -> Bool {
+        var count = 0
+        var segmentLength = 0
+        var segments = 1
+        for byte in s.utf8 {
+            count += 1
+            if count > 64 { return false }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): segmentLength += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                if segmentLength == 0 { return false }
+                segmentLength += 1
+            case UInt8(ascii: "/"):
+                if segmentLength == 0 { return false }
+                segments += 1
+                segmentLength = 0
+            default: return false
+            }
+        }
+        return count >= 3 && segments >= 2 && segmentLength > 0
+    }
+
+    /// A canonical UUID (8-4-4-4-12 hex digits, either case).
+    public static func isUUID(_ s: String) -> Bool {
+        let utf8 = s.utf8
+        guard utf8.count == 36 else { return false }
+        for (i, byte) in utf8.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !isHexDigit(byte) {
+                return false
+            }
+        }
+        return true
+    }
+
+    @inline(__always) static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+             UInt8(ascii: "A")...UInt8(ascii: "F"): return true
+        default: return false
+        }
+    }
+
+    /// True for a scalar that a path or URL must never carry: any Unicode white space, C0 and C1
+    /// controls, DEL, or a backslash.
+    @inline(__always) static func isForbiddenInPath(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v < 0x21 || v == 0x7F || v == 0x5C { return true }  // controls, space, DEL, backslash
+        if v < 0x80 { return false }
+        if v <= 0x9F { return true }  // C1 controls
+        return scalar.properties.isWhitespace || v == 0x200B || v == 0xFEFF  // incl. zero-width spaces
+    }
+
+    /// True when the string has white space, a control character or a backslash anywhere.
+    public static func hasForbiddenCharacter(_ s: String) -> Bool {
+        for scalar in s.unicodeScalars where isForbiddenInPath(scalar) { return true }
+        return false
+    }
+}

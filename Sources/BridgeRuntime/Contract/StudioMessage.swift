@@ -1,0 +1,141 @@
+/// Every message type Studio may send to the host (§3, S→N), with the pages allowed to send it.
+public enum StudioMessageType: String, Sendable, CaseIterable {
+    case configGet = "config/get"
+    case frontendReady = "frontend/ready"
+    case navigationCatalog = "navigation/catalog"
+    case navigationState = "navigation/state"
+    case navigationChrome = "navigation/chrome"
+    case authSignedOut = "auth/signed-out"
+    case presentationOpen = "presentation/open"
+    case presentationReady = "presentation/ready"
+    case presentationUpdate = "presentation/update"
+    case presentationClose = "presentation/close"
+    case presentationNavigate = "presentation/navigate"
+    case alertPresent = "alert/present"
+    case alertCancel = "alert/cancel"
+    case haptic = "system/haptic"
+    case share = "system/share"
+    case mediaIntakeStatus = "system/media-intake-status"
+    case mediaIntake = "system/media-intake"
+    case scanQR = "system/scan-qr"
+    case actionMenuArm = "action-menu/arm"
+    case actionMenuRegisterTrigger = "action-menu/register-trigger"
+    case actionMenuUnregisterTrigger = "action-menu/unregister-trigger"
+    case actionMenuDisarm = "action-menu/disarm"
+    case actionMenuPresent = "action-menu/present"
+
+    /// The page context that may send it; nil for both.
+    public var onlyContext: HostContext? {
+        switch self {
+        case .navigationCatalog, .navigationState, .navigationChrome, .authSignedOut, .presentationOpen,
+             .mediaIntakeStatus, .mediaIntake:
+            return .main
+        case .presentationReady, .presentationUpdate, .presentationClose, .presentationNavigate:
+            return .presentation
+        default:
+            return nil
+        }
+    }
+
+    public func isAllowed(in context: HostContext) -> Bool { onlyContext.map { $0 == context } ?? true }
+
+    /// A lookup faster than `init(rawValue:)`'s linear string compare over 23 cases.
+    static let byName: [String: StudioMessageType] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+}
+
+/// A decoded, validated message from Studio.
+public enum StudioMessage: Sendable, Equatable {
+    case configGet
+    case frontendReady(FrontendReady)
+    case navigationCatalog(NavigationCatalog)
+    case navigationState(NavigationState)
+    case navigationChrome(NavigationChrome)
+    case authSignedOut
+    case presentationOpen(PresentationOpen)
+    case presentationReady
+    case presentationUpdate(PresentationUpdate)
+    case presentationClose(presentationId: String)
+    case presentationNavigate(PresentationNavigate)
+    case alertPresent(AlertRequest)
+    case alertCancel(alertId: String)
+    /// nil for a well-formed feedback token the host does not know: accepted, no effect.
+    case haptic(HapticFeedback?)
+    case share(ShareRequest)
+    case mediaIntakeStatus
+    case mediaIntake(MediaIntakeRequest)
+    case scanQR(QRScanRequest)
+    case actionMenuArm(ActionMenu)
+    case actionMenuRegisterTrigger(ActionMenuTrigger)
+    case actionMenuUnregisterTrigger(menuId: String)
+    case actionMenuDisarm(menuId: String)
+    /// Legacy: decoded so its payload is checked, answered `unavailable`.
+    case actionMenuPresent(ActionMenu)
+
+    static func decode(_ type: StudioMessageType, _ payload: FieldReader) throws(ContractViolation) -> StudioMessage {
+        switch type {
+        case .configGet: return .configGet
+        case .frontendReady: return .frontendReady(try FrontendReady(payload))
+        case .navigationCatalog: return .navigationCatalog(try NavigationCatalog(payload))
+        case .navigationState: return .navigationState(try NavigationState(payload))
+        case .navigationChrome: return .navigationChrome(try NavigationChrome(payload))
+        case .authSignedOut: return .authSignedOut
+        case .presentationOpen: return .presentationOpen(try PresentationOpen(payload))
+        case .presentationReady: return .presentationReady
+        case .presentationUpdate: return .presentationUpdate(try PresentationUpdate(payload))
+        case .presentationClose: return .presentationClose(presentationId: try payload.identifier("presentationId"))
+        case .presentationNavigate: return .presentationNavigate(try PresentationNavigate(payload))
+        case .alertPresent: return .alertPresent(try AlertRequest(payload))
+        case .alertCancel: return .alertCancel(alertId: try payload.identifier("alertId"))
+        case .haptic: return .haptic(HapticFeedback(rawValue: try payload.token("feedback", maxLength: 32)))
+        case .share: return .share(try ShareRequest(payload))
+        case .mediaIntakeStatus: return .mediaIntakeStatus
+        case .mediaIntake: return .mediaIntake(try MediaIntakeRequest(payload))
+        case .scanQR: return .scanQR(try QRScanRequest(payload))
+        case .actionMenuArm: return .actionMenuArm(try ActionMenu(payload))
+        case .actionMenuRegisterTrigger: return .actionMenuRegisterTrigger(try ActionMenuTrigger(payload))
+        case .actionMenuUnregisterTrigger: return .actionMenuUnregisterTrigger(menuId: try payload.identifier("menuId"))
+        case .actionMenuDisarm: return .actionMenuDisarm(menuId: try payload.identifier("menuId"))
+        case .actionMenuPresent: return .actionMenuPresent(try ActionMenu(payload))
+        }
+    }
+}
+
+/// A message from a page, decoded with its request id.
+public struct InboundMessage: Sendable, Equatable {
+    public var id: String?
+    public var type: StudioMessageType
+    public var message: StudioMessage
+}
+
+/// Decodes what a page posted, in the contract's check order: JSON and depth, version, envelope,
+/// type, sending context, payload. Every failure is a `BridgeFailure` with its reply code.
+public enum StudioMessageDecoder {
+    /// From the JSON text of the posted value.
+    public static func decode(_ text: String, context: HostContext? = nil) -> Result<InboundMessage, BridgeFailure> {
+        do {
+            return .success(try decode(value: try EnvelopeReader.parse(text), context: context))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// From a parsed value. With `context`, a type that belongs to the other page is `forbidden`.
+    public static func decode(value: JSONValue, context: HostContext? = nil) throws(BridgeFailure) -> InboundMessage {
+        let envelope = try EnvelopeReader.read(value)
+        guard let type = StudioMessageType.byName[envelope.type] else {
+            throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,
+                                reason: "the host does not handle \"\(envelope.type)\" from Studio")
+        }
+        if let context, !type.isAllowed(in: context) {
+            throw BridgeFailure(.forbidden, id: envelope.id, type: envelope.type,
+                                reason: "\(type.rawValue) may not be sent from the \(context.rawValue) page")
+        }
+        do {
+            let message = try StudioMessage.decode(type, FieldReader(envelope.payload))
+            return InboundMessage(id: envelope.id, type: type, message: message)
+        } catch {
+            throw BridgeFailure(.malformed, id: envelope.id, type: envelope.type,
+                                reason: error.prefixed("payload").description)
+        }
+    }
+}

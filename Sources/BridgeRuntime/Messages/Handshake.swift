@@ -1,0 +1,131 @@
+/// The kind of page a bridge endpoint belongs to (§1): the one main Studio page, or the page
+/// that renders a native presentation (sheet).
+public enum HostContext: String, Sendable, CaseIterable {
+    case main
+    case presentation
+}
+
+/// What the host offers in a `config/get` reply (§2), in the contract's order.
+public enum HostCapability: String, Sendable, CaseIterable, Comparable {
+    case nativeNavigation, authLifecycle, nativePresentations, nativeAlerts, systemShare
+    case systemHaptics, systemQrScanner, nativeMediaIntake, deepLinks, nativeActionMenus
+
+    /// Capabilities that exist only on the main page; a presentation page offers them as false.
+    public var isMainOnly: Bool {
+        switch self {
+        case .nativeNavigation, .authLifecycle, .nativeMediaIntake, .deepLinks: return true
+        default: return false
+        }
+    }
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// The set of capabilities a host offers to one page.
+public struct HostCapabilities: Sendable, Equatable {
+    public var enabled: Set<HostCapability>
+
+    public init(_ enabled: Set<HostCapability>) { self.enabled = enabled }
+
+    /// What a page of `context` is offered when the host can do `available`: every main-only
+    /// capability is withheld from a presentation page.
+    public static func offered(to context: HostContext, available: Set<HostCapability>) -> HostCapabilities {
+        HostCapabilities(context == .main ? available : available.filter { !$0.isMainOnly })
+    }
+
+    public func contains(_ capability: HostCapability) -> Bool { enabled.contains(capability) }
+
+    /// Every known capability with `true` or `false`, in the contract's order.
+    public var json: JSONValue {
+        var object = JSONObject()
+        for capability in HostCapability.allCases {
+            object.appendUnique(capability.rawValue, .bool(enabled.contains(capability)))
+        }
+        return .object(object)
+    }
+
+    /// As Studio reads a capabilities object: only an exact `true` counts; unknown keys are ignored.
+    public init(reading object: JSONObject) {
+        var set = Set<HostCapability>()
+        for member in object.members where member.value == .bool(true) {
+            if let capability = HostCapability(rawValue: member.key) { set.insert(capability) }
+        }
+        enabled = set
+    }
+}
+
+/// What Studio says it supports in `frontend/ready` (§2).
+public enum StudioCapability: String, Sendable, CaseIterable {
+    case authLifecycle, nativePresentations, nativeAlerts, nativeMediaIntake, deepLinks, nativeActionMenus
+}
+
+/// Studio's capabilities for one document. Absent, unknown, or anything but exactly `true` is off.
+public struct StudioCapabilities: Sendable, Equatable {
+    public var enabled: Set<StudioCapability>
+
+    public init(_ enabled: Set<StudioCapability> = []) { self.enabled = enabled }
+
+    public func contains(_ capability: StudioCapability) -> Bool { enabled.contains(capability) }
+}
+
+/// `frontend/ready { capabilities? }`: idempotent, repeated on every remount.
+public struct FrontendReady: Sendable, Equatable {
+    public var capabilities: StudioCapabilities
+
+    public init(capabilities: StudioCapabilities) { self.capabilities = capabilities }
+
+    init(_ payload: FieldReader) throws(ContractViolation) {
+        var set = Set<StudioCapability>()
+        if let object = try payload.optionalObject("capabilities")?.object {
+            for member in object.members where member.value == .bool(true) {
+                if let capability = StudioCapability(rawValue: member.key) { set.insert(capability) }
+            }
+        }
+        capabilities = StudioCapabilities(set)
+    }
+}
+
+/// The payload of a successful `config/get` reply.
+public struct ConfigReply: Sendable, Equatable {
+    public static let protocolVersion = 1
+    public var context: HostContext
+    public var capabilities: HostCapabilities
+
+    public init(context: HostContext, capabilities: HostCapabilities) {
+        self.context = context
+        self.capabilities = capabilities
+    }
+
+    public var payload: JSONObject {
+        var object = JSONObject()
+        object.appendUnique("protocolVersion", .number(Double(Self.protocolVersion)))
+        object.appendUnique("context", .string(context.rawValue))
+        object.appendUnique("capabilities", capabilities.json)
+        return object
+    }
+
+    /// How Studio reads the reply to negotiate. `context` is nil when Studio refuses the
+    /// negotiation: a context it does not know (or null); a missing one means `main`, as hosts
+    /// from before presentations reply.
+    public struct StudioReading: Sendable, Equatable {
+        public var protocolVersion: Int
+        public var context: HostContext?
+        public var capabilities: HostCapabilities
+    }
+
+    public static func read(_ payload: JSONObject) throws(ContractViolation) -> StudioReading {
+        let reader = FieldReader(payload)
+        let version = try reader.integer("protocolVersion", range: 1...Int(Int32.max))
+        let capabilities = try reader.object("capabilities").object
+        let context: HostContext?
+        if let raw = payload["context"] {
+            context = raw.stringValue.flatMap(HostContext.init(rawValue:))
+        } else {
+            context = .main
+        }
+        return StudioReading(protocolVersion: version, context: context,
+                             capabilities: HostCapabilities(reading: capabilities))
+    }
+}

@@ -1,0 +1,63 @@
+import Glibc
+
+/// Exit codes shared by every subcommand.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// The command ran and found failures (a failing case, a step that did not do what it should).
+    static let failure: Int32 = 1
+    /// Bad input: unknown command, bad arguments, a file that is not what it should be.
+    static let usage: Int32 = 2
+}
+
+/// A mistake in how the command was called or in what it was given; printed as one clear line.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// `hostshell COMMAND …`: the dispatcher. Each command lives in its own file.
+enum HostShellCommand {
+    static let usage = """
+        Usage: hostshell COMMAND [ARGS…]
+
+        Commands:
+          contract check FILE…   Run conformance corpora (the format of messages-v1.json) against
+                                 this host's bridge codec; prints failures and "N passed, N failed".
+          bench codec [--seconds S]
+                                 Measure decode + validate + encode throughput of typical messages.
+          help                   Show this help.
+
+        Exit status: 0 success, 1 failures found, 2 bad arguments or input.
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            printError(usage)
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "contract": return try ContractCommand.run(rest)
+            case "bench": return try BenchCommand.run(rest)
+            case "help", "--help", "-h":
+                print(usage)
+                return ExitCode.success
+            default:
+                throw UsageError("unknown command \"\(command)\"; run \"hostshell help\" for the list")
+            }
+        } catch let error as UsageError {
+            printError("hostshell: \(error.message)")
+            return ExitCode.usage
+        } catch {
+            printError("hostshell: \(error)")
+            return ExitCode.failure
+        }
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+}
