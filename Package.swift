@@ -34,7 +34,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HostShellTests",
-            dependencies: ["BridgeRuntime"],
+            dependencies: ["BridgeRuntime", "HostShell"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -1,0 +1,64 @@
+import BridgeRuntime
+import Foundation
+import Testing
+
+@Suite("Conformance corpus")
+struct CorpusTests {
+    static let corpus = Checkout.loadCorpus()
+
+    @Test("each case decodes with the stated outcome, fields and encoding", arguments: corpus.cases)
+    func corpusCase(_ testCase: Corpus.Case) {
+        let report = ConformanceRunner.run(Corpus.single(testCase))
+        let result = report.cases[0]
+        #expect(result.passed, "\(result.mismatches.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("the whole corpus passes, with every listed field checked")
+    func wholeCorpus() {
+        let report = ConformanceRunner.run(Self.corpus)
+        #expect(report.cases.count == 255)
+        #expect(report.summaryLine == "255 passed, 0 failed")
+        #expect(report.deepLinkFailures.isEmpty)
+        #expect(report.deepLinkChecked == 30)
+        #expect(report.uncheckedFields.isEmpty)
+    }
+
+    @Test("the project's copy of the corpus is the shared contract's, when the contract is beside the checkout")
+    func fixtureMatchesContract() throws {
+        let shared = Checkout.root.deletingLastPathComponent()
+            .appendingPathComponent("shared/contracts/studio-bridge/messages-v1.json")
+        try #require(FileManager.default.fileExists(atPath: shared.path), "no shared/ beside the checkout")
+        #expect(try Data(contentsOf: shared) == Data(contentsOf: Checkout.corpusURL))
+    }
+
+    @Test("a runner that is fed wrong expectations reports each one")
+    func runnerDetectsWrongExpectations() throws {
+        var corpus = Self.corpus
+        corpus.cases[0].outcome = .malformed
+        corpus.cases[7].expectations["destinationIds"] = ["overview"]
+        corpus.deepLinkAccept.append("/login")
+        let report = ConformanceRunner.run(corpus)
+        #expect(report.failed == 3)
+        #expect(report.summaryLine == "253 passed, 3 failed")
+    }
+
+    @Test("files that are not corpora are refused with a reason")
+    func formatErrors() {
+        for text in [#"[]"#, #"{"cases": 3}"#, #"{"schemaVersion": 2, "cases": []}"#,
+                     #"{"cases": [{"name": "x", "direction": "sideways", "outcome": "accept", "message": {}}]}"#,
+                     #"{"cases": [{"name": "x", "direction": "reply", "outcome": "maybe", "message": {}}]}"#,
+                     #"{"cases": [{"direction": "reply", "outcome": "accept", "message": {}}]}"#,
+                     #"{"cases": [{"name": "x", "direction": "reply", "outcome": "accept"}]}"#,
+                     #"{"cases": [], "deepLinkPaths": {"accept": [1]}}"#] {
+            #expect(throws: Corpus.FormatError.self, "\(text)") { try Corpus(try JSONParser.parse(text)) }
+        }
+    }
+}
+
+extension Corpus {
+    static func single(_ testCase: Case) -> Corpus {
+        var corpus = try! Corpus(try! JSONParser.parse(#"{"cases": []}"#))
+        corpus.cases = [testCase]
+        return corpus
+    }
+}

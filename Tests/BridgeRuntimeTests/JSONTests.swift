@@ -1,0 +1,71 @@
+import BridgeRuntime
+import Testing
+
+@Suite("JSON parser and writer")
+struct JSONTests {
+    @Test("scalars, containers and escapes parse to the values JavaScript has")
+    func parsesValues() throws {
+        #expect(try JSONParser.parse("null") == .null)
+        #expect(try JSONParser.parse(" true ") == .bool(true))
+        #expect(try JSONParser.parse("-0.5e2") == .number(-50))
+        #expect(try JSONParser.parse("1.0").integerValue == 1)
+        #expect(try JSONParser.parse("1.5").integerValue == nil)
+        #expect(try JSONParser.parse(#""a\"\\\/\b\f\n\r\t\u00e9\u0000""#) == .string("a\"\\/\u{8}\u{c}\n\r\té\u{0}"))
+        #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(try JSONParser.parse(#""\ud83d x""#) == .string("\u{FFFD} x"), "a lone surrogate becomes U+FFFD")
+        #expect(try JSONParser.parse(#""\ude00""#) == .string("\u{FFFD}"))
+        #expect(try JSONParser.parse(#"[1, [2, {"a": []}]]"#) == [1, [2, ["a": []]]])
+        #expect(try JSONParser.parse("\"é漢😀\"") == .string("é漢😀"))
+    }
+
+    @Test("a repeated key keeps its first position and last value, also in large objects")
+    func duplicateKeys() throws {
+        let small = try JSONParser.parse(#"{"a": 1, "b": 2, "a": 3}"#).objectValue!
+        #expect(small.keys == ["a", "b"])
+        #expect(small["a"] == .number(3))
+        let members = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
+        let large = try JSONParser.parse("{\(members), \"k5\": \"x\"}").objectValue!
+        #expect(large.count == 40)
+        #expect(large["k5"] == .string("x"))
+    }
+
+    @Test("invalid documents fail with a reason and an offset", arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "1e", "tru", "nul", "\"abc", "\"\\x\"", "\"\\u12\"",
+        "[1] 2", "{\"a\":1,}", "'a'", "\"a\u{1}b\"", "NaN", "Infinity", "{1: 2}",
+    ])
+    func rejectsInvalid(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test("invalid UTF-8 is refused, not repaired")
+    func invalidUTF8() {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0xC3, 0x28, 0x22]) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0xFF, 0x22]) }
+    }
+
+    @Test("nesting beyond the limit is refused without exhausting the stack")
+    func depthLimit() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        let ok = String(repeating: "[", count: 8) + String(repeating: "]", count: 8)
+        #expect(try JSONParser.parse(ok, maxDepth: 8).nestingDepth() == 8)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("[" + ok + "]", maxDepth: 8) }
+    }
+
+    @Test("the writer round-trips every value and escapes control characters")
+    func writerRoundTrip() throws {
+        let value: JSONValue = ["s": "q\"b\\n\n\u{1}é😀", "n": [0, -3, 1.5, 1e21, 123456789012], "b": [true, false, nil], "o": [:]]
+        let text = JSONWriter.string(value)
+        #expect(try JSONParser.parse(text) == value)
+        #expect(JSONWriter.string(["a": 1, "b": "x"]) == #"{"a":1,"b":"x"}"#)
+        #expect(JSONWriter.string("\u{1}") == #""\u0001""#)
+        #expect(JSONWriter.string(.number(.nan)) == "null")
+    }
+
+    @Test("objects compare as JSON: key order does not matter")
+    func objectEquality() throws {
+        #expect(try JSONParser.parse(#"{"a":1,"b":[1,2]}"#) == JSONParser.parse(#"{"b":[1,2],"a":1}"#))
+        #expect(try JSONParser.parse(#"{"a":1}"#) != JSONParser.parse(#"{"a":1,"b":null}"#))
+        #expect(try JSONParser.parse(#"[1,2]"#) != JSONParser.parse(#"[2,1]"#))
+    }
+}
