@@ -47,9 +47,12 @@ struct JSONTests {
     func depthLimit() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
-        let ok = String(repeating: "[", count: 8) + String(repeating: "]", count: 8)
-        #expect(try JSONParser.parse(ok, maxDepth: 8).nestingDepth() == 8)
-        #expect(throws: JSONParseError.self) { try JSONParser.parse("[" + ok + "]", maxDepth: 8) }
+        // Value depth: with maxDepth 2, [[1]] puts 1 at depth 2 (fine), [[[]]] an empty array at 2 (fine).
+        #expect(try JSONParser.parse("[[1]]", maxDepth: 2).nestingDepth() == 2)
+        #expect(try JSONParser.parse("[[[]]]", maxDepth: 2).nestingDepth() == 3)
+        #expect(try JSONParser.parse(#"{"a":{"b":{}}}"#, maxDepth: 2).nestingDepth() == 3)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse("[[[1]]]", maxDepth: 2) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(#"{"a":{"b":{"c":1}}}"#, maxDepth: 2) }
     }
 
     @Test("the writer round-trips every value and escapes control characters")

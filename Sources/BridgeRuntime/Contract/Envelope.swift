@@ -16,7 +16,7 @@ public struct Envelope: Sendable, Equatable {
 
     /// The envelope as JSON, keys in the contract's order.
     public var json: JSONValue {
-        var object = JSONObject()
+        var object = JSONObject(capacity: 4)
         object.appendUnique("version", .number(Double(Self.version)))
         if let id { object.appendUnique("id", .string(id)) }
         object.appendUnique("type", .string(type))
@@ -33,9 +33,7 @@ enum EnvelopeReader {
     /// while parsing, so a hostile document costs at most a few levels of work.
     static func parse(_ text: String) throws(BridgeFailure) -> JSONValue {
         do {
-            // Parser depth counts containers with the envelope as 1: an empty container at
-            // value depth 7 is container 8, so anything deeper is already too deep.
-            return try JSONParser.parse(text, maxDepth: Envelope.maxValueDepth + 1)
+            return try JSONParser.parse(text, maxDepth: Envelope.maxValueDepth)
         } catch {
             throw BridgeFailure(.malformed, reason: error.reason == .tooDeep
                 ? "nested deeper than \(Envelope.maxValueDepth) levels" : "not JSON: \(error)")
@@ -59,12 +57,16 @@ enum EnvelopeReader {
         }
     }
 
-    /// Steps 1–2: an object within the depth limit, with a valid version. Returns the object.
-    /// `unsupported_version` is decided here, before anything else is read.
-    static func checkVersion(_ value: JSONValue) throws(BridgeFailure) -> JSONObject {
+    /// Step 1 for a value that did not come through `parse`: the same depth limit.
+    static func checkDepth(_ value: JSONValue) throws(BridgeFailure) {
         guard valueDepth(value, limit: Envelope.maxValueDepth + 1) <= Envelope.maxValueDepth else {
             throw BridgeFailure(.malformed, reason: "nested deeper than \(Envelope.maxValueDepth) levels")
         }
+    }
+
+    /// Step 2: an object with a valid version. Returns the object. `unsupported_version` is
+    /// decided here, before anything else is read.
+    static func checkVersion(_ value: JSONValue) throws(BridgeFailure) -> JSONObject {
         guard case .object(let object) = value else {
             throw BridgeFailure(.malformed, reason: "the message must be an object, not \(value.kindDescription)")
         }

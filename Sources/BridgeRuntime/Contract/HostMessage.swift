@@ -109,6 +109,7 @@ public enum HostMessage: Sendable, Equatable {
     /// Decodes a host message the way Studio's decoder does, in the same check order as the
     /// host's own decoder. Types that flow Studio→host are `unknown_type` here.
     public static func decode(value: JSONValue) throws(BridgeFailure) -> HostMessage {
+        try EnvelopeReader.checkDepth(value)
         let envelope = try EnvelopeReader.read(value)
         guard types.contains(envelope.type) else {
             throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,

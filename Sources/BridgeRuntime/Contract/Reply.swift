@@ -8,7 +8,7 @@ public enum Reply: Sendable, Equatable {
     public static func ok(_ id: String?, _ payload: JSONObject = JSONObject()) -> Reply { .success(id: id, payload: payload) }
 
     public var json: JSONValue {
-        var object = JSONObject()
+        var object = JSONObject(capacity: 4)
         object.appendUnique("version", .number(Double(Envelope.version)))
         switch self {
         case .success(let id, let payload):
@@ -39,6 +39,7 @@ public enum Reply: Sendable, Equatable {
     /// Decodes a reply the way Studio does: version first; then only `version, id, ok, payload,
     /// error`; success has an object payload and no error; failure has a known code and no payload.
     public static func decode(value: JSONValue) throws(BridgeFailure) -> DecodedReply {
+        try EnvelopeReader.checkDepth(value)
         let object = try EnvelopeReader.checkVersion(value)
         let id = EnvelopeReader.validId(object)
         func malformed(_ reason: String) -> BridgeFailure { BridgeFailure(.malformed, id: id, reason: reason) }

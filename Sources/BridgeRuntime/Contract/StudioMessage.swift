@@ -113,7 +113,7 @@ public enum StudioMessageDecoder {
     /// From the JSON text of the posted value.
     public static func decode(_ text: String, context: HostContext? = nil) -> Result<InboundMessage, BridgeFailure> {
         do {
-            return .success(try decode(value: try EnvelopeReader.parse(text), context: context))
+            return .success(try decodeWithinDepth(try EnvelopeReader.parse(text), context: context))
         } catch {
             return .failure(error)
         }
@@ -121,6 +121,12 @@ public enum StudioMessageDecoder {
 
     /// From a parsed value. With `context`, a type that belongs to the other page is `forbidden`.
     public static func decode(value: JSONValue, context: HostContext? = nil) throws(BridgeFailure) -> InboundMessage {
+        try EnvelopeReader.checkDepth(value)
+        return try decodeWithinDepth(value, context: context)
+    }
+
+    /// The steps after the depth check, which the text parser has already applied.
+    static func decodeWithinDepth(_ value: JSONValue, context: HostContext?) throws(BridgeFailure) -> InboundMessage {
         let envelope = try EnvelopeReader.read(value)
         guard let type = StudioMessageType.byName[envelope.type] else {
             throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,

@@ -17,6 +17,10 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// A strict RFC 8259 parser over UTF-8 bytes. It never traps: every failure is a
 /// `JSONParseError`, and nesting beyond `maxDepth` is refused before it can exhaust the stack.
+///
+/// Depth is a value's depth: the document is depth 0 and every value inside an array or object
+/// is one deeper than it. With `maxDepth` 7 a value at depth 8 is refused, so a container at
+/// depth 7 must be empty.
 public struct JSONParser {
     /// Far above anything the bridge accepts, far below what would endanger the stack.
     public static let defaultMaxDepth = 512
@@ -74,8 +78,8 @@ public struct JSONParser {
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         switch try peek() {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
@@ -97,12 +101,12 @@ public struct JSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else { throw failure(.tooDeep) }
         position += 1  // {
         var object = JSONObject()
         var index: [String: Int]? = nil  // built only for large objects, to keep duplicate checks linear
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") { position += 1; return .object(object) }
+        guard depth < maxDepth else { throw failure(.tooDeep) }
         while true {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
@@ -111,7 +115,7 @@ public struct JSONParser {
             guard try peek() == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter) }
             position += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let value = try parseValue(depth: depth + 1)
             if object.count < 16 && index == nil {
                 object[key] = value  // linear scan; a repeated key keeps its last value
             } else {
@@ -137,14 +141,14 @@ public struct JSONParser {
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else { throw failure(.tooDeep) }
         position += 1  // [
         var items: [JSONValue] = []
         skipWhitespace()
         if try peek() == UInt8(ascii: "]") { position += 1; return .array(items) }
+        guard depth < maxDepth else { throw failure(.tooDeep) }
         while true {
             skipWhitespace()
-            items.append(try parseValue(depth: depth))
+            items.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): position += 1

@@ -70,6 +70,12 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     public init() { members = [] }
 
+    /// An empty object with room for `capacity` members.
+    public init(capacity: Int) {
+        members = []
+        members.reserveCapacity(capacity)
+    }
+
     public init(_ pairs: [(String, JSONValue)]) {
         members = []
         members.reserveCapacity(pairs.count)

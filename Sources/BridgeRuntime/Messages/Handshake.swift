@@ -23,11 +23,19 @@ public enum HostCapability: String, Sendable, CaseIterable, Comparable {
     }
 }
 
-/// The set of capabilities a host offers to one page.
+/// The set of capabilities a host offers to one page (a bit set: this is read per message).
 public struct HostCapabilities: Sendable, Equatable {
-    public var enabled: Set<HostCapability>
+    private var bits: UInt16 = 0
 
-    public init(_ enabled: Set<HostCapability>) { self.enabled = enabled }
+    public init(_ enabled: Set<HostCapability>) {
+        for capability in enabled { insert(capability) }
+    }
+
+    private static func bit(_ c: HostCapability) -> UInt16 { 1 << UInt16(HostCapability.allCases.firstIndex(of: c)!) }
+
+    public mutating func insert(_ capability: HostCapability) { bits |= Self.bit(capability) }
+    public func contains(_ capability: HostCapability) -> Bool { bits & Self.bit(capability) != 0 }
+    public var enabled: Set<HostCapability> { Set(HostCapability.allCases.filter(contains)) }
 
     /// What a page of `context` is offered when the host can do `available`: every main-only
     /// capability is withheld from a presentation page.
@@ -35,24 +43,20 @@ public struct HostCapabilities: Sendable, Equatable {
         HostCapabilities(context == .main ? available : available.filter { !$0.isMainOnly })
     }
 
-    public func contains(_ capability: HostCapability) -> Bool { enabled.contains(capability) }
-
     /// Every known capability with `true` or `false`, in the contract's order.
     public var json: JSONValue {
-        var object = JSONObject()
-        for capability in HostCapability.allCases {
-            object.appendUnique(capability.rawValue, .bool(enabled.contains(capability)))
+        var object = JSONObject(capacity: HostCapability.allCases.count)
+        for (index, capability) in HostCapability.allCases.enumerated() {
+            object.appendUnique(capability.rawValue, .bool(bits & (1 << UInt16(index)) != 0))
         }
         return .object(object)
     }
 
     /// As Studio reads a capabilities object: only an exact `true` counts; unknown keys are ignored.
     public init(reading object: JSONObject) {
-        var set = Set<HostCapability>()
         for member in object.members where member.value == .bool(true) {
-            if let capability = HostCapability(rawValue: member.key) { set.insert(capability) }
+            if let capability = HostCapability(rawValue: member.key) { insert(capability) }
         }
-        enabled = set
     }
 }
 
@@ -99,7 +103,7 @@ public struct ConfigReply: Sendable, Equatable {
     }
 
     public var payload: JSONObject {
-        var object = JSONObject()
+        var object = JSONObject(capacity: 3)
         object.appendUnique("protocolVersion", .number(Double(Self.protocolVersion)))
         object.appendUnique("context", .string(context.rawValue))
         object.appendUnique("capabilities", capabilities.json)
