@@ -27,87 +27,79 @@ public struct Envelope: Sendable, Equatable {
     public var text: String { JSONWriter.string(json) }
 }
 
+/// An envelope read off a tape: what the decoders need, without materializing the payload.
+struct TapeEnvelope {
+    var id: String?
+    var type: String
+    var payload: FieldReader
+}
+
 /// Reading envelopes in the contract's check order. Shared by both directions and by replies.
 enum EnvelopeReader {
-    /// Text from the page (`JSON.stringify` of what it posted) to a value. Nesting is bounded
-    /// while parsing, so a hostile document costs at most a few levels of work.
-    static func parse(_ text: String) throws(BridgeFailure) -> JSONValue {
+    /// Step 1: the posted text (`JSON.stringify` of what the page posted) to a tape, then the
+    /// remaining steps in `body`. Nesting is bounded while parsing, so a hostile document costs
+    /// at most a few levels of work.
+    static func withTape<T>(_ text: String, _ body: (JSONTape) throws(BridgeFailure) -> T) throws(BridgeFailure) -> T {
+        let result: Result<T, BridgeFailure>
         do {
-            return try JSONParser.parse(text, maxDepth: Envelope.maxValueDepth)
+            result = try JSONTape.parse(text, maxDepth: Envelope.maxValueDepth) { tape in
+                Result { () throws(BridgeFailure) in try body(tape) }
+            }
         } catch {
             throw BridgeFailure(.malformed, reason: error.reason == .tooDeep
                 ? "nested deeper than \(Envelope.maxValueDepth) levels" : "not JSON: \(error)")
         }
+        return try result.get()
     }
 
-    /// The depth of the deepest value: scalars and empty containers add nothing of their own.
-    static func valueDepth(_ value: JSONValue, limit: Int) -> Int {
-        guard limit > 0 else { return 0 }
-        switch value {
-        case .array(let items) where !items.isEmpty:
-            var deepest = 0
-            for item in items where deepest < limit - 1 { deepest = max(deepest, valueDepth(item, limit: limit - 1)) }
-            return deepest + 1
-        case .object(let object) where !object.isEmpty:
-            var deepest = 0
-            for m in object.members where deepest < limit - 1 { deepest = max(deepest, valueDepth(m.value, limit: limit - 1)) }
-            return deepest + 1
-        default:
-            return 0
+    /// Step 2: an object with a valid version. Returns the root object. `unsupported_version`
+    /// is decided here, before anything else is read.
+    static func checkVersion(_ tape: JSONTape) throws(BridgeFailure) -> FieldReader {
+        guard tape.kind(tape.root) == .object else {
+            throw BridgeFailure(.malformed, reason: "the message must be an object, not \(tape.kindDescription(tape.root))")
         }
-    }
-
-    /// Step 1 for a value that did not come through `parse`: the same depth limit.
-    static func checkDepth(_ value: JSONValue) throws(BridgeFailure) {
-        guard valueDepth(value, limit: Envelope.maxValueDepth + 1) <= Envelope.maxValueDepth else {
-            throw BridgeFailure(.malformed, reason: "nested deeper than \(Envelope.maxValueDepth) levels")
-        }
-    }
-
-    /// Step 2: an object with a valid version. Returns the object. `unsupported_version` is
-    /// decided here, before anything else is read.
-    static func checkVersion(_ value: JSONValue) throws(BridgeFailure) -> JSONObject {
-        guard case .object(let object) = value else {
-            throw BridgeFailure(.malformed, reason: "the message must be an object, not \(value.kindDescription)")
-        }
-        let id = validId(object)
-        guard let version = object["version"] else {
+        let root = FieldReader(tape, tape.root)
+        let id = validId(root)
+        guard let version = root.entry("version") else {
             throw BridgeFailure(.malformed, id: id, reason: "version is required")
         }
-        guard case .number(let number) = version, number.isFinite, number.rounded(.towardZero) == number,
-              abs(number) < 1e15, number >= 1 else {
+        let number = tape.kind(version) == .number ? tape.number(version) : .nan
+        guard number.isFinite, number.rounded(.towardZero) == number, abs(number) < 1e15, number >= 1 else {
             throw BridgeFailure(.malformed, id: id, reason: "version must be a whole number of at least 1")
         }
         guard number == Double(Envelope.version) else {
             throw BridgeFailure(.unsupportedVersion, reason: "protocol version \(Int(number)) is not supported; this host speaks 1")
         }
-        return object
+        return root
     }
 
     /// The request id when it is a string of 1–64 characters (it has no pattern), else nil.
-    static func validId(_ object: JSONObject) -> String? {
-        guard case .string(let id)? = object["id"], Patterns.hasLength(id, in: 1...64) else { return nil }
-        return id
+    static func validId(_ root: FieldReader) -> String? {
+        guard let e = root.entry("id"), root.tape.kind(e) == .string else { return nil }
+        let id = root.tape.string(e)
+        return Patterns.hasLength(id, in: 1...64) ? id : nil
     }
 
     /// The whole envelope check: version, then keys, id, type and payload.
-    static func read(_ value: JSONValue) throws(BridgeFailure) -> Envelope {
-        let object = try checkVersion(value)
-        let id = validId(object)
+    static func read(_ tape: JSONTape) throws(BridgeFailure) -> TapeEnvelope {
+        let root = try checkVersion(tape)
+        let id = validId(root)
         func malformed(_ reason: String) -> BridgeFailure { BridgeFailure(.malformed, id: id, reason: reason) }
-        for member in object.members {
-            switch member.key {
-            case "version", "id", "type", "payload": continue
-            default: throw malformed("the envelope has an unknown key \"\(member.key)\"")
-            }
+        do {
+            try root.requireOnly(["version", "id", "type", "payload"])
+        } catch {
+            throw malformed("the envelope has an unknown key \"\(error.field)\"")
         }
-        if object["id"] != nil && id == nil { throw malformed("id must be a string of 1–64 characters") }
-        guard case .string(let type)? = object["type"] else { throw malformed("type is required and must be a string") }
+        if root.entry("id") != nil && id == nil { throw malformed("id must be a string of 1–64 characters") }
+        guard let typeEntry = root.entry("type"), tape.kind(typeEntry) == .string else {
+            throw malformed("type is required and must be a string")
+        }
+        let type = tape.string(typeEntry)
         guard Patterns.isMessageType(type) else { throw malformed("type \"\(type.prefix(80))\" is not a message type") }
-        guard let payloadValue = object["payload"] else { throw malformed("payload is required") }
-        guard case .object(let payload) = payloadValue else {
-            throw malformed("payload must be an object, not \(payloadValue.kindDescription)")
+        guard let payload = root.entry("payload") else { throw malformed("payload is required") }
+        guard tape.kind(payload) == .object else {
+            throw malformed("payload must be an object, not \(tape.kindDescription(payload))")
         }
-        return Envelope(id: id, type: type, payload: payload)
+        return TapeEnvelope(id: id, type: type, payload: FieldReader(tape, payload))
     }
 }

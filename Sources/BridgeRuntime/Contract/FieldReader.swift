@@ -1,167 +1,192 @@
-/// Reads one JSON object of a payload field by field, applying the contract's rules and turning
-/// every deviation into a `ContractViolation` that names the field. An explicit `null` is a wrong
-/// value, not an absent one (as in the phone app's decoder); unknown keys are ignored unless
-/// `requireOnly` is called.
+/// Reads one JSON object of a message, field by field, straight off the message's tape, applying
+/// the contract's rules and turning every deviation into a `ContractViolation` that names the
+/// field. An explicit `null` is a wrong value, not an absent one (as in the phone app's
+/// decoder); unknown keys are ignored unless `requireOnly` is called.
 struct FieldReader {
-    let object: JSONObject
+    let tape: JSONTape
+    /// The object's entry on the tape.
+    let index: Int
 
-    init(_ object: JSONObject) { self.object = object }
+    init(_ tape: JSONTape, _ index: Int) {
+        self.tape = tape
+        self.index = index
+    }
 
     /// Runs `body` and prefixes any violation it throws with `component`.
     static func within<T>(_ component: String, _ body: () throws(ContractViolation) -> T) throws(ContractViolation) -> T {
         do { return try body() } catch { throw error.prefixed(component) }
     }
 
-    private func present(_ key: String) -> JSONValue? { object[key] }
+    /// The entry of `key`'s value, whatever it is (null included), or nil when absent.
+    func entry(_ key: StaticString) -> Int? { tape.member(index, key) }
 
-    private func missing(_ key: String) -> ContractViolation { ContractViolation(key, "is required") }
+    var isEmpty: Bool { tape.count(index) == 0 }
 
-    private func wrongKind(_ key: String, _ expected: String, _ value: JSONValue) -> ContractViolation {
-        ContractViolation(key, "must be \(expected), not \(value.kindDescription)")
+    /// Each member's key and value entry, in document order.
+    func forEachMember(_ body: (String, Int) -> Void) {
+        for keyIndex in tape.memberKeys(index) { body(tape.string(keyIndex), keyIndex + 1) }
+    }
+
+    private func missing(_ key: StaticString) -> ContractViolation { ContractViolation(key.description, "is required") }
+
+    private func wrongKind(_ key: StaticString, _ expected: String, _ entry: Int) -> ContractViolation {
+        ContractViolation(key.description, "must be \(expected), not \(tape.kindDescription(entry))")
     }
 
     // MARK: strings
 
-    func optionalString(_ key: String, length: ClosedRange<Int>) throws(ContractViolation) -> String? {
-        guard let value = present(key) else { return nil }
-        guard case .string(let s) = value else { throw wrongKind(key, "a string", value) }
-        try Self.checkLength(s, length, key)
+    func optionalString(_ key: StaticString, length: ClosedRange<Int>) throws(ContractViolation) -> String? {
+        guard let e = entry(key) else { return nil }
+        guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
+        let s = tape.string(e)
+        guard Patterns.hasLength(s, in: length) else { throw Self.lengthViolation(s, length, key.description) }
         return s
     }
 
-    static func checkLength(_ s: String, _ length: ClosedRange<Int>, _ key: String?) throws(ContractViolation) {
-        guard !Patterns.hasLength(s, in: length) else { return }
-        throw ContractViolation(key, s.isEmpty && length.lowerBound > 0
+    static func lengthViolation(_ s: String, _ length: ClosedRange<Int>, _ key: String?) -> ContractViolation {
+        ContractViolation(key, s.isEmpty && length.lowerBound > 0
             ? "must not be empty"
             : "must be \(length.lowerBound)–\(length.upperBound) characters long")
     }
 
-    func string(_ key: String, length: ClosedRange<Int>) throws(ContractViolation) -> String {
+    func string(_ key: StaticString, length: ClosedRange<Int>) throws(ContractViolation) -> String {
         guard let s = try optionalString(key, length: length) else { throw missing(key) }
         return s
     }
 
-    func optionalIdentifier(_ key: String, maxLength: Int = 64) throws(ContractViolation) -> String? {
-        guard let value = present(key) else { return nil }
-        guard case .string(let s) = value else { throw wrongKind(key, "a string", value) }
-        guard Patterns.isIdentifier(s, maxLength: maxLength) else {
-            throw ContractViolation(key, "must match ^[a-z0-9][a-z0-9._:-]*$ with at most \(maxLength) characters")
+    func optionalIdentifier(_ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String? {
+        guard let e = entry(key) else { return nil }
+        guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
+        // Check the bytes before making a String (escaped text is checked decoded).
+        let valid = tape.withRawBytes(e) { Patterns.isIdentifier($0, maxLength: maxLength) }
+            ?? Patterns.isIdentifier(tape.string(e), maxLength: maxLength)
+        guard valid else {
+            throw ContractViolation(key.description, "must match ^[a-z0-9][a-z0-9._:-]*$ with at most \(maxLength) characters")
         }
-        return s
+        return tape.string(e)
     }
 
-    func identifier(_ key: String, maxLength: Int = 64) throws(ContractViolation) -> String {
+    func identifier(_ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String {
         guard let s = try optionalIdentifier(key, maxLength: maxLength) else { throw missing(key) }
         return s
     }
 
-    func optionalToken(_ key: String, maxLength: Int) throws(ContractViolation) -> String? {
-        guard let value = present(key) else { return nil }
-        guard case .string(let s) = value else { throw wrongKind(key, "a string", value) }
-        guard Patterns.isToken(s, maxLength: maxLength) else {
-            throw ContractViolation(key, "must match ^[a-z][a-z0-9-]*$ with at most \(maxLength) characters")
+    func optionalToken(_ key: StaticString, maxLength: Int) throws(ContractViolation) -> String? {
+        guard let e = entry(key) else { return nil }
+        guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
+        let valid = tape.withRawBytes(e) { Patterns.isToken($0, maxLength: maxLength) }
+            ?? Patterns.isToken(tape.string(e), maxLength: maxLength)
+        guard valid else {
+            throw ContractViolation(key.description, "must match ^[a-z][a-z0-9-]*$ with at most \(maxLength) characters")
         }
-        return s
+        return tape.string(e)
     }
 
-    func token(_ key: String, maxLength: Int) throws(ContractViolation) -> String {
+    func token(_ key: StaticString, maxLength: Int) throws(ContractViolation) -> String {
         guard let s = try optionalToken(key, maxLength: maxLength) else { throw missing(key) }
         return s
     }
 
-    /// A string that must be one of `cases`.
-    func optionalEnum<E: RawRepresentable>(_ key: String, _ type: E.Type) throws(ContractViolation) -> E?
+    /// A string that must be one of `E`'s raw values (compared as bytes, no String made).
+    func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
     where E.RawValue == String {
-        guard let value = present(key) else { return nil }
-        guard case .string(let s) = value else { throw wrongKind(key, "a string", value) }
-        guard let e = E(rawValue: s) else { throw ContractViolation(key, "has an unknown value") }
-        return e
+        guard let e = entry(key) else { return nil }
+        guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
+        for candidate in E.allCases where tape.stringEquals(e, candidate.rawValue) { return candidate }
+        throw ContractViolation(key.description, "has an unknown value")
     }
 
-    func requiredEnum<E: RawRepresentable>(_ key: String, _ type: E.Type) throws(ContractViolation) -> E
+    func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E
     where E.RawValue == String {
-        guard let e = try optionalEnum(key, type) else { throw missing(key) }
-        return e
+        guard let value = try optionalEnum(key, type) else { throw missing(key) }
+        return value
     }
 
     // MARK: other scalars
 
-    func optionalBool(_ key: String) throws(ContractViolation) -> Bool? {
-        guard let value = present(key) else { return nil }
-        guard case .bool(let b) = value else { throw wrongKind(key, "a boolean", value) }
+    func optionalBool(_ key: StaticString) throws(ContractViolation) -> Bool? {
+        guard let e = entry(key) else { return nil }
+        guard let b = tape.bool(e) else { throw wrongKind(key, "a boolean", e) }
         return b
     }
 
-    func integer(_ key: String, range: ClosedRange<Int>) throws(ContractViolation) -> Int {
-        guard let value = present(key) else { throw missing(key) }
-        guard case .number = value else { throw wrongKind(key, "a whole number", value) }
-        guard let n = value.integerValue else { throw ContractViolation(key, "must be a whole number") }
-        guard range.contains(n) else { throw ContractViolation(key, "must be between \(range.lowerBound) and \(range.upperBound)") }
+    func integer(_ key: StaticString, range: ClosedRange<Int>) throws(ContractViolation) -> Int {
+        guard let e = entry(key) else { throw missing(key) }
+        guard tape.kind(e) == .number else { throw wrongKind(key, "a whole number", e) }
+        guard let n = JSONValue.number(tape.number(e)).integerValue else {
+            throw ContractViolation(key.description, "must be a whole number")
+        }
+        guard range.contains(n) else {
+            throw ContractViolation(key.description, "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
         return n
     }
 
-    func number(_ key: String, range: ClosedRange<Double>) throws(ContractViolation) -> Double {
-        guard let value = present(key) else { throw missing(key) }
-        guard case .number(let n) = value else { throw wrongKind(key, "a number", value) }
+    func number(_ key: StaticString, range: ClosedRange<Double>) throws(ContractViolation) -> Double {
+        guard let e = entry(key) else { throw missing(key) }
+        guard tape.kind(e) == .number else { throw wrongKind(key, "a number", e) }
+        let n = tape.number(e)
         guard n.isFinite, range.contains(n) else {
-            throw ContractViolation(key, "must be between \(range.lowerBound) and \(range.upperBound)")
+            throw ContractViolation(key.description, "must be between \(range.lowerBound) and \(range.upperBound)")
         }
         return n
     }
 
     // MARK: containers
 
-    func optionalArray(_ key: String, count: ClosedRange<Int>) throws(ContractViolation) -> [JSONValue]? {
-        guard let value = present(key) else { return nil }
-        guard case .array(let items) = value else { throw wrongKind(key, "an array", value) }
-        guard count.contains(items.count) else {
-            throw ContractViolation(key, items.count < count.lowerBound
+    func optionalArray(_ key: StaticString, count: ClosedRange<Int>) throws(ContractViolation) -> JSONTape.Children? {
+        guard let e = entry(key) else { return nil }
+        guard tape.kind(e) == .array else { throw wrongKind(key, "an array", e) }
+        let n = tape.count(e)
+        guard count.contains(n) else {
+            throw ContractViolation(key.description, n < count.lowerBound
                 ? "must have at least \(count.lowerBound) item(s)"
                 : "must have at most \(count.upperBound) items")
         }
-        return items
+        return tape.elements(e)
     }
 
-    func array(_ key: String, count: ClosedRange<Int>) throws(ContractViolation) -> [JSONValue] {
+    func array(_ key: StaticString, count: ClosedRange<Int>) throws(ContractViolation) -> JSONTape.Children {
         guard let items = try optionalArray(key, count: count) else { throw missing(key) }
         return items
     }
 
-    func optionalObject(_ key: String) throws(ContractViolation) -> FieldReader? {
-        guard let value = present(key) else { return nil }
-        guard case .object(let o) = value else { throw wrongKind(key, "an object", value) }
-        return FieldReader(o)
+    func optionalObject(_ key: StaticString) throws(ContractViolation) -> FieldReader? {
+        guard let e = entry(key) else { return nil }
+        guard tape.kind(e) == .object else { throw wrongKind(key, "an object", e) }
+        return FieldReader(tape, e)
     }
 
-    func object(_ key: String) throws(ContractViolation) -> FieldReader {
+    func object(_ key: StaticString) throws(ContractViolation) -> FieldReader {
         guard let reader = try optionalObject(key) else { throw missing(key) }
         return reader
     }
 
     /// Decodes every element of `items` (which must be objects) with `body`, naming `key[i]`
     /// in any violation.
-    static func each<T>(_ items: [JSONValue], of key: String,
+    static func each<T>(_ items: JSONTape.Children?, of key: StaticString,
                         _ body: (FieldReader) throws(ContractViolation) -> T) throws(ContractViolation) -> [T] {
+        guard let items else { return [] }
         var result: [T] = []
         result.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            guard case .object(let o) = item else {
-                throw ContractViolation("[\(index)]", "must be an object, not \(item.kindDescription)").prefixed(key)
+        var position = 0
+        for item in items {
+            guard items.tape.kind(item) == .object else {
+                throw ContractViolation("[\(position)]", "must be an object, not \(items.tape.kindDescription(item))")
+                    .prefixed(key.description)
             }
-            do { result.append(try body(FieldReader(o))) } catch {
-                throw error.prefixed("[\(index)]").prefixed(key)
+            do { result.append(try body(FieldReader(items.tape, item))) } catch {
+                throw error.prefixed("[\(position)]").prefixed(key.description)
             }
+            position += 1
         }
         return result
     }
 
     /// For the contract's strict messages: any key outside `allowed` is a violation.
-    func requireOnly(_ allowed: [String]) throws(ContractViolation) {
-        for member in object.members where !allowed.contains(member.key) {
-            throw ContractViolation(member.key, "is not allowed here")
+    func requireOnly(_ allowed: [StaticString]) throws(ContractViolation) {
+        for keyIndex in tape.memberKeys(index) where !allowed.contains(where: { tape.keyEquals(keyIndex, $0) }) {
+            throw ContractViolation(tape.string(keyIndex), "is not allowed here")
         }
     }
-
-    /// True when `key` is present, whatever its value.
-    func has(_ key: String) -> Bool { present(key) != nil }
 }

@@ -109,14 +109,21 @@ public enum HostMessage: Sendable, Equatable {
     /// Decodes a host message the way Studio's decoder does, in the same check order as the
     /// host's own decoder. Types that flow Studio→host are `unknown_type` here.
     public static func decode(value: JSONValue) throws(BridgeFailure) -> HostMessage {
-        try EnvelopeReader.checkDepth(value)
-        let envelope = try EnvelopeReader.read(value)
+        try decode(text: JSONWriter.string(value))
+    }
+
+    public static func decode(text: String) throws(BridgeFailure) -> HostMessage {
+        try EnvelopeReader.withTape(text) { (tape) throws(BridgeFailure) in try decode(tape: tape) }
+    }
+
+    static func decode(tape: JSONTape) throws(BridgeFailure) -> HostMessage {
+        let envelope = try EnvelopeReader.read(tape)
         guard types.contains(envelope.type) else {
             throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,
                                 reason: "Studio does not handle \"\(envelope.type)\" from the host")
         }
         do {
-            return try decodePayload(envelope.type, FieldReader(envelope.payload))
+            return try decodePayload(envelope.type, envelope.payload)
         } catch {
             throw BridgeFailure(.malformed, id: envelope.id, type: envelope.type, reason: error.prefixed("payload").description)
         }
@@ -127,7 +134,7 @@ public enum HostMessage: Sendable, Equatable {
         case "navigation/request":
             return .navigationRequest(destinationId: try p.identifier("destinationId", maxLength: 128))
         case "navigation/back":
-            guard p.object.isEmpty else { throw ContractViolation(nil, "must be empty") }
+            guard p.isEmpty else { throw ContractViolation(nil, "must be empty") }
             return .navigationBack
         case "navigation/open-path":
             return .navigationOpenPath(path: try readPath(p, "path", { StudioPath.checkStudioPath($0) }))

@@ -19,8 +19,13 @@ public enum Patterns {
     /// `^[a-z0-9][a-z0-9._:-]*$`, 1...maxLength — presentation, alert, action, menu, request,
     /// group and destination ids.
     public static func isIdentifier(_ s: String, maxLength: Int = 64) -> Bool {
+        var s = s
+        return s.withUTF8 { isIdentifier($0, maxLength: maxLength) }
+    }
+
+    static func isIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, maxLength: Int) -> Bool {
         var count = 0
-        for byte in s.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
             case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"):
@@ -35,8 +40,13 @@ public enum Patterns {
 
     /// `^[a-z][a-z0-9-]*$`, 1...maxLength — icon tokens (40), size and feedback tokens (32).
     public static func isToken(_ s: String, maxLength: Int) -> Bool {
+        var s = s
+        return s.withUTF8 { isToken($0, maxLength: maxLength) }
+    }
+
+    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>, maxLength: Int) -> Bool {
         var count = 0
-        for byte in s.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"): break
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
@@ -51,10 +61,15 @@ public enum Patterns {
 
     /// `^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)+$`, 3...64 — a message type.
     public static func isMessageType(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { isMessageType($0) }
+    }
+
+    static func isMessageType(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var count = 0
         var segmentLength = 0
         var segments = 1
-        for byte in s.utf8 {
+        for byte in bytes {
             count += 1
             if count > 64 { return false }
             switch byte {
@@ -108,5 +123,18 @@ public enum Patterns {
     public static func hasForbiddenCharacter(_ s: String) -> Bool {
         for scalar in s.unicodeScalars where isForbiddenInPath(scalar) { return true }
         return false
+    }
+
+    /// The first value that occurs twice, or nil. Linear for the short lists messages carry.
+    static func firstRepeated(_ values: [String]) -> String? {
+        if values.count > 32 {
+            var seen = Set<String>()
+            for value in values where !seen.insert(value).inserted { return value }
+            return nil
+        }
+        for i in values.indices {
+            for j in values.indices where j > i && values[i] == values[j] { return values[i] }
+        }
+        return nil
     }
 }

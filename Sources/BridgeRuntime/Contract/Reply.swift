@@ -39,30 +39,37 @@ public enum Reply: Sendable, Equatable {
     /// Decodes a reply the way Studio does: version first; then only `version, id, ok, payload,
     /// error`; success has an object payload and no error; failure has a known code and no payload.
     public static func decode(value: JSONValue) throws(BridgeFailure) -> DecodedReply {
-        try EnvelopeReader.checkDepth(value)
-        let object = try EnvelopeReader.checkVersion(value)
-        let id = EnvelopeReader.validId(object)
+        try decode(text: JSONWriter.string(value))
+    }
+
+    public static func decode(text: String) throws(BridgeFailure) -> DecodedReply {
+        try EnvelopeReader.withTape(text) { (tape) throws(BridgeFailure) in try decode(tape: tape) }
+    }
+
+    static func decode(tape: JSONTape) throws(BridgeFailure) -> DecodedReply {
+        let root = try EnvelopeReader.checkVersion(tape)
+        let id = EnvelopeReader.validId(root)
         func malformed(_ reason: String) -> BridgeFailure { BridgeFailure(.malformed, id: id, reason: reason) }
-        for member in object.members {
-            switch member.key {
-            case "version", "id", "ok", "payload", "error": continue
-            default: throw malformed("the reply has an unknown key \"\(member.key)\"")
-            }
+        do { try root.requireOnly(["version", "id", "ok", "payload", "error"]) } catch {
+            throw malformed("the reply has an unknown key \"\(error.field)\"")
         }
-        if object["id"] != nil && id == nil { throw malformed("id must be a string of 1–64 characters") }
-        guard case .bool(let ok)? = object["ok"] else { throw malformed("ok is required and must be a boolean") }
+        if root.entry("id") != nil && id == nil { throw malformed("id must be a string of 1–64 characters") }
+        guard let okEntry = root.entry("ok"), let ok = tape.bool(okEntry) else { throw malformed("ok is required and must be a boolean") }
+        let payload = root.entry("payload"), error = root.entry("error")
         if ok {
-            guard object["error"] == nil else { throw malformed("a success reply has no error") }
-            guard case .object(let payload)? = object["payload"] else { throw malformed("a success reply needs an object payload") }
-            return DecodedReply(reply: .success(id: id, payload: payload), supportedVersions: nil)
+            guard error == nil else { throw malformed("a success reply has no error") }
+            guard let payload, case .object(let object) = tape.value(payload) else {
+                throw malformed("a success reply needs an object payload")
+            }
+            return DecodedReply(reply: .success(id: id, payload: object), supportedVersions: nil)
         }
-        guard object["payload"] == nil else { throw malformed("an error reply has no payload") }
-        guard case .object(let error)? = object["error"] else { throw malformed("an error reply needs an error object") }
-        guard case .string(let raw)? = error["code"], let code = ReplyErrorCode(rawValue: raw) else {
+        guard payload == nil else { throw malformed("an error reply has no payload") }
+        guard let error, case .object(let object) = tape.value(error) else { throw malformed("an error reply needs an error object") }
+        guard case .string(let raw)? = object["code"], let code = ReplyErrorCode(rawValue: raw) else {
             throw malformed("error.code must be one of the five reply codes")
         }
         var versions: [Int]? = nil
-        if let list = error["supportedVersions"] {
+        if let list = object["supportedVersions"] {
             guard case .array(let items) = list else { throw malformed("error.supportedVersions must be an array") }
             versions = []
             for item in items {

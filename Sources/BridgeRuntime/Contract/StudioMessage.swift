@@ -110,24 +110,21 @@ public struct InboundMessage: Sendable, Equatable {
 /// Decodes what a page posted, in the contract's check order: JSON and depth, version, envelope,
 /// type, sending context, payload. Every failure is a `BridgeFailure` with its reply code.
 public enum StudioMessageDecoder {
-    /// From the JSON text of the posted value.
+    /// From the JSON text of the posted value. With `context`, a type that belongs to the
+    /// other page is `forbidden`.
     public static func decode(_ text: String, context: HostContext? = nil) -> Result<InboundMessage, BridgeFailure> {
-        do {
-            return .success(try decodeWithinDepth(try EnvelopeReader.parse(text), context: context))
-        } catch {
-            return .failure(error)
+        Result { () throws(BridgeFailure) in
+            try EnvelopeReader.withTape(text) { (tape) throws(BridgeFailure) in try decode(tape: tape, context: context) }
         }
     }
 
-    /// From a parsed value. With `context`, a type that belongs to the other page is `forbidden`.
+    /// From a parsed value (tools and tests); the same rules as from text.
     public static func decode(value: JSONValue, context: HostContext? = nil) throws(BridgeFailure) -> InboundMessage {
-        try EnvelopeReader.checkDepth(value)
-        return try decodeWithinDepth(value, context: context)
+        try decode(JSONWriter.string(value), context: context).get()
     }
 
-    /// The steps after the depth check, which the text parser has already applied.
-    static func decodeWithinDepth(_ value: JSONValue, context: HostContext?) throws(BridgeFailure) -> InboundMessage {
-        let envelope = try EnvelopeReader.read(value)
+    static func decode(tape: JSONTape, context: HostContext?) throws(BridgeFailure) -> InboundMessage {
+        let envelope = try EnvelopeReader.read(tape)
         guard let type = StudioMessageType.byName[envelope.type] else {
             throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,
                                 reason: "the host does not handle \"\(envelope.type)\" from Studio")
@@ -137,7 +134,7 @@ public enum StudioMessageDecoder {
                                 reason: "\(type.rawValue) may not be sent from the \(context.rawValue) page")
         }
         do {
-            let message = try StudioMessage.decode(type, FieldReader(envelope.payload))
+            let message = try StudioMessage.decode(type, envelope.payload)
             return InboundMessage(id: envelope.id, type: type, message: message)
         } catch {
             throw BridgeFailure(.malformed, id: envelope.id, type: envelope.type,

@@ -46,9 +46,8 @@ public struct ActionMenu: Sendable, Equatable {
         guard all.count <= Self.maxItems else {
             throw ContractViolation("groups", "hold \(all.count) items; at most \(Self.maxItems) are allowed")
         }
-        var seen = Set<String>()
-        for item in all where !seen.insert(item.id).inserted {
-            throw ContractViolation("groups", "action id \"\(item.id)\" is used more than once")
+        if let repeated = Patterns.firstRepeated(all.map(\.id)) {
+            throw ContractViolation("groups", "action id \"\(repeated)\" is used more than once")
         }
     }
 }

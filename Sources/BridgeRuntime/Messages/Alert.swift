@@ -1,5 +1,5 @@
 /// How an alert button is styled. Unknown roles are malformed in `alert/present`.
-public enum AlertRole: String, Sendable, Equatable {
+public enum AlertRole: String, Sendable, Equatable, CaseIterable {
     case `default`, cancel, destructive
 }
 
@@ -39,9 +39,8 @@ public struct AlertRequest: Sendable, Equatable {
             return AlertButton(id: try b.identifier("id"), label: try b.string("label", length: 1...60),
                                role: try b.optionalEnum("role", AlertRole.self))
         }
-        var seen = Set<String>()
-        for button in actions where !seen.insert(button.id).inserted {
-            throw ContractViolation("actions", "button id \"\(button.id)\" is used more than once")
+        if let repeated = Patterns.firstRepeated(actions.map(\.id)) {
+            throw ContractViolation("actions", "button id \"\(repeated)\" is used more than once")
         }
     }
 }

@@ -82,10 +82,8 @@ public struct FrontendReady: Sendable, Equatable {
 
     init(_ payload: FieldReader) throws(ContractViolation) {
         var set = Set<StudioCapability>()
-        if let object = try payload.optionalObject("capabilities")?.object {
-            for member in object.members where member.value == .bool(true) {
-                if let capability = StudioCapability(rawValue: member.key) { set.insert(capability) }
-            }
+        try payload.optionalObject("capabilities")?.forEachMember { key, value in
+            if payload.tape.bool(value) == true, let capability = StudioCapability(rawValue: key) { set.insert(capability) }
         }
         capabilities = StudioCapabilities(set)
     }
@@ -120,9 +118,12 @@ public struct ConfigReply: Sendable, Equatable {
     }
 
     public static func read(_ payload: JSONObject) throws(ContractViolation) -> StudioReading {
-        let reader = FieldReader(payload)
-        let version = try reader.integer("protocolVersion", range: 1...Int(Int32.max))
-        let capabilities = try reader.object("capabilities").object
+        guard let version = payload["protocolVersion"]?.integerValue, version >= 1 else {
+            throw ContractViolation("protocolVersion", "must be a whole number of at least 1")
+        }
+        guard case .object(let capabilities)? = payload["capabilities"] else {
+            throw ContractViolation("capabilities", "must be an object")
+        }
         let context: HostContext?
         if let raw = payload["context"] {
             context = raw.stringValue.flatMap(HostContext.init(rawValue:))

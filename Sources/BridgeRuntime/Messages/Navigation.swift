@@ -1,5 +1,5 @@
 /// Where a phone-sized host prefers a destination: a tab (`primary`) or the More list.
-public enum MobilePlacement: String, Sendable, Equatable {
+public enum MobilePlacement: String, Sendable, Equatable, CaseIterable {
     case primary, more
 }
 
@@ -58,18 +58,12 @@ public struct NavigationCatalog: Sendable, Equatable {
                         placement: try item.optionalEnum("mobilePlacement", MobilePlacement.self) ?? .more)
                 })
         }
-        var seen = Set<String>()
-        var total = 0
-        for group in groups {
-            for item in group.items {
-                total += 1
-                guard seen.insert(item.id).inserted else {
-                    throw ContractViolation("groups", "destination id \"\(item.id)\" appears more than once")
-                }
-            }
+        let ids = groups.flatMap { $0.items.map(\.id) }
+        guard ids.count <= Self.maxDestinations else {
+            throw ContractViolation("groups", "holds \(ids.count) destinations; at most \(Self.maxDestinations) are allowed")
         }
-        guard total <= Self.maxDestinations else {
-            throw ContractViolation("groups", "holds \(total) destinations; at most \(Self.maxDestinations) are allowed")
+        if let repeated = Patterns.firstRepeated(ids) {
+            throw ContractViolation("groups", "destination id \"\(repeated)\" appears more than once")
         }
     }
 }
@@ -86,10 +80,10 @@ public struct NavigationState: Sendable, Equatable {
 
     init(_ payload: FieldReader) throws(ContractViolation) {
         // Required, but null is a value here: the location belongs to no destination.
-        guard let active = payload.object["activeDestinationId"] else {
+        guard let active = payload.entry("activeDestinationId") else {
             throw ContractViolation("activeDestinationId", "is required (a destination id or null)")
         }
-        activeDestinationId = active.isNull ? nil : try payload.identifier("activeDestinationId", maxLength: 128)
+        activeDestinationId = payload.tape.kind(active) == .null ? nil : try payload.identifier("activeDestinationId", maxLength: 128)
         path = try payload.optionalString("path", length: 1...StudioPath.maxLength)
         if let path, path.utf8.first != UInt8(ascii: "/") {
             throw ContractViolation("path", PathProblem.notRooted.description)

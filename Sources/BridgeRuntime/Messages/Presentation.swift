@@ -69,20 +69,19 @@ public struct PresentationHeader: Sendable, Equatable {
         navigation = try header.optionalToken("navigation", maxLength: 32).map(HeaderNavigation.init(token:))
         navigationLabel = try header.optionalString("navigationLabel", length: 1...200)
         menuLabel = try header.optionalString("menuLabel", length: 1...200)
-        let rawActions = try header.optionalArray("actions", count: 0...4) ?? []
+        let rawActions = try header.optionalArray("actions", count: 0...4)
         actions = try FieldReader.each(rawActions, of: "actions") { a throws(ContractViolation) in
             HeaderAction(id: try a.identifier("id"), label: try a.string("label", length: 1...200),
                          icon: try a.token("icon", maxLength: 40))
         }
-        let rawMenu = try header.optionalArray("menu", count: 0...16) ?? []
+        let rawMenu = try header.optionalArray("menu", count: 0...16)
         menu = try FieldReader.each(rawMenu, of: "menu") { m throws(ContractViolation) in
             HeaderMenuItem(id: try m.identifier("id"), label: try m.string("label", length: 1...200),
                            icon: try m.optionalToken("icon", maxLength: 40),
                            disabled: try m.optionalBool("disabled") ?? false)
         }
-        var seen = Set<String>()
-        for id in actions.map(\.id) + menu.map(\.id) where !seen.insert(id).inserted {
-            throw ContractViolation("actions", "id \"\(id)\" is used more than once across actions and menu")
+        if let repeated = Patterns.firstRepeated(actions.map(\.id) + menu.map(\.id)) {
+            throw ContractViolation("actions", "id \"\(repeated)\" is used more than once across actions and menu")
         }
     }
 }
@@ -118,8 +117,8 @@ public struct PresentationNavigate: Sendable, Equatable {
 }
 
 /// Reads a required string field and applies a path rule to it.
-func readPath(_ reader: FieldReader, _ key: String, _ rule: (String) -> PathProblem?) throws(ContractViolation) -> String {
+func readPath(_ reader: FieldReader, _ key: StaticString, _ rule: (String) -> PathProblem?) throws(ContractViolation) -> String {
     let path = try reader.string(key, length: 0...Int.max)
-    if let problem = rule(path) { throw ContractViolation(key, problem.description) }
+    if let problem = rule(path) { throw ContractViolation(key.description, problem.description) }
     return path
 }

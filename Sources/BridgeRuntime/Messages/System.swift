@@ -43,7 +43,8 @@ public struct MediaIntakeRequest: Sendable, Equatable {
         var kinds: [MediaKind] = []
         if let raw = try payload.optionalArray("accept", count: 0...4) {
             for (index, value) in raw.enumerated() {
-                guard case .string(let token) = value, Patterns.isToken(token, maxLength: 16) else {
+                let token = payload.tape.kind(value) == .string ? payload.tape.string(value) : ""
+                guard Patterns.isToken(token, maxLength: 16) else {
                     throw ContractViolation("[\(index)]", "must be a kind token of at most 16 characters").prefixed("accept")
                 }
                 if let kind = MediaKind(rawValue: token), !kinds.contains(kind) { kinds.append(kind) }

@@ -1,0 +1,405 @@
+/// A parsed JSON document as one flat array of entries over its UTF-8 text (a "tape"): one
+/// allocation for the whole document, no string is copied until a reader asks for it, and keys
+/// are compared as bytes. The bridge decodes every message from a tape; `JSONParser` turns a
+/// tape into `JSONValue`s for everything else.
+///
+/// A tape is a view: it exists only inside `JSONTape.parse`'s closure, over the text's own bytes
+/// and an entry buffer that closure owns, so readers copy two pointers and never touch reference
+/// counts. Nothing read from it may keep the tape itself.
+public struct JSONTape {
+
+    enum Kind: UInt8 { case null, bool, number, string, array, object }
+
+    struct Entry {
+        var kind: Kind
+        /// string: bit 0 = has escapes; bool: 1 = true; number: bit 0 = integer syntax.
+        var flags: UInt8
+        /// object: members; array: elements.
+        var count: Int32
+        /// string: first byte after the opening quote; number: first byte.
+        var start: Int32
+        /// string: the closing quote; number: one past the last byte.
+        var end: Int32
+        /// The entry after this value and everything inside it.
+        var next: Int32
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let entries: UnsafeBufferPointer<Entry>
+
+    /// Parses `text` and runs `body` with its tape. Value depth: the document is 0, a value
+    /// inside an array or object is one deeper; a value deeper than `maxDepth` is refused, so a
+    /// container at `maxDepth` must be empty.
+    static func parse<T>(_ text: String, maxDepth: Int, _ body: (JSONTape) -> T) throws(JSONParseError) -> T {
+        var text = text
+        let result: Result<T, JSONParseError> = text.withUTF8 { bytes in
+            guard bytes.count < Int(Int32.max) else { return .failure(JSONParseError(reason: .tooLarge, offset: 0)) }
+            var builder = Builder(maxDepth: maxDepth)
+            do throws(JSONParseError) { try builder.build(bytes) } catch { return .failure(error) }
+            return .success(builder.entries.withUnsafeBufferPointer { body(JSONTape(bytes: bytes, entries: $0)) })
+        }
+        return try result.get()
+    }
+
+    // MARK: reading
+
+    var root: Int { 0 }
+
+    func kind(_ i: Int) -> Kind { entries[i].kind }
+
+    func count(_ i: Int) -> Int { Int(entries[i].count) }
+
+    func kindDescription(_ i: Int) -> String {
+        switch entries[i].kind {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    func bool(_ i: Int) -> Bool? { entries[i].kind == .bool ? entries[i].flags == 1 : nil }
+
+    /// The elements of an array entry, in order.
+    func elements(_ i: Int) -> Children { Children(tape: self, first: i + 1, count: count(i), stride: 1) }
+
+    /// The member keys of an object entry; each key's value is the entry after it.
+    func memberKeys(_ i: Int) -> Children { Children(tape: self, first: i + 1, count: count(i), stride: 2) }
+
+    /// Entry indices of an array's elements or an object's keys, following `next` links.
+    struct Children: Sequence {
+        let tape: JSONTape
+        let first: Int
+        let count: Int
+        let stride: Int
+
+        func makeIterator() -> Iterator { Iterator(tape: tape, position: first, remaining: count, stride: stride) }
+
+        struct Iterator: IteratorProtocol {
+            let tape: JSONTape
+            var position: Int
+            var remaining: Int
+            let stride: Int
+
+            mutating func next() -> Int? {
+                guard remaining > 0 else { return nil }
+                remaining -= 1
+                let current = position
+                // For an object, skip the key and then the value's subtree.
+                position = stride == 2 ? Int(tape.entries[current + 1].next) : Int(tape.entries[current].next)
+                return current
+            }
+        }
+    }
+
+    /// The value of `key` in the object entry `i` (the last one, if the key repeats).
+    func member(_ i: Int, _ key: StaticString) -> Int? {
+        var keyIndex = i + 1
+        var found: Int? = nil
+        for _ in 0..<Int(entries[i].count) {
+            if keyEquals(entries[keyIndex], key) { found = keyIndex + 1 }
+            keyIndex = Int(entries[keyIndex + 1].next)
+        }
+        return found
+    }
+
+    /// True when the string entry `i` spells `key`.
+    func keyEquals(_ i: Int, _ key: StaticString) -> Bool { keyEquals(entries[i], key) }
+
+    @inline(__always) private func keyEquals(_ e: Entry, _ key: StaticString) -> Bool {
+        let length = Int(e.end &- e.start)
+        if e.flags & 1 != 0 {
+            return Self.unescape(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])) == key.description
+        }
+        guard length == key.utf8CodeUnitCount else { return false }
+        let a = bytes.baseAddress! + Int(e.start), b = key.utf8Start
+        for j in 0..<length where a[j] != b[j] { return false }
+        return true
+    }
+
+    /// True when the string entry `i` is exactly `text` (compared as bytes, escapes decoded).
+    func stringEquals(_ i: Int, _ text: String) -> Bool {
+        var text = text
+        let e = entries[i]
+        if e.flags & 1 != 0 { return string(i) == text }
+        return text.withUTF8 { t in
+            t.count == Int(e.end - e.start) && t.elementsEqual(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]))
+        }
+    }
+
+    /// The string entry `i` as a Swift string, escapes decoded.
+    func string(_ i: Int) -> String {
+        let e = entries[i]
+        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
+        return e.flags & 1 == 0 ? String(decoding: raw, as: UTF8.self) : Self.unescape(raw)
+    }
+
+    /// Runs `body` over the raw bytes of a string entry without escapes; nil when it has escapes.
+    func withRawBytes<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        let e = entries[i]
+        guard e.flags & 1 == 0 else { return nil }
+        return body(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]))
+    }
+
+    /// The number entry `i`. Integers of up to 15 digits skip text conversion.
+    func number(_ i: Int) -> Double {
+        let e = entries[i]
+        let start = Int(e.start), end = Int(e.end)
+        if e.flags & 1 != 0 && end - start <= 15 {
+            var value: Int64 = 0
+            var j = start
+            let negative = bytes[j] == UInt8(ascii: "-")
+            if negative { j += 1 }
+            while j < end { value = value * 10 + Int64(bytes[j] - UInt8(ascii: "0")); j += 1 }
+            return Double(negative ? -value : value)
+        }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) ?? .nan
+    }
+
+    /// Decodes escapes; a lone surrogate becomes U+FFFD. The builder already checked the syntax.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32 {
+            var v: UInt32 = 0
+            for k in at..<at + 4 { v = v << 4 | UInt32(PercentEncoding.hexValue(raw[k]) ?? 0) }
+            return v
+        }
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else { out.append(byte); i += 1; continue }
+            let escape = raw[i + 1]
+            i += 2
+            switch escape {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = hex4(i)
+                i += 4
+                if (0xD800...0xDBFF).contains(code) {
+                    if i + 6 <= raw.count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u"),
+                       case let low = hex4(i + 2), (0xDC00...0xDFFF).contains(low) {
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    } else {
+                        code = 0xFFFD
+                    }
+                } else if (0xDC00...0xDFFF).contains(code) {
+                    code = 0xFFFD
+                }
+                UTF8.encode(Unicode.Scalar(code) ?? "\u{FFFD}") { out.append($0) }
+            default: out.append(escape)  // " \ /
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The entry `i` and everything inside it as a `JSONValue`.
+    func value(_ i: Int) -> JSONValue {
+        switch entries[i].kind {
+        case .null: return .null
+        case .bool: return .bool(entries[i].flags == 1)
+        case .number: return .number(number(i))
+        case .string: return .string(string(i))
+        case .array: return .array(elements(i).map(value))
+        case .object:
+            var object = JSONObject(capacity: count(i))
+            var index: [String: Int]? = nil  // for large objects, keeps repeated-key checks linear
+            for keyIndex in memberKeys(i) {
+                let key = string(keyIndex), v = value(keyIndex + 1)
+                if object.count < 16 && index == nil {
+                    object[key] = v  // a repeated key keeps its first position and last value
+                } else {
+                    if index == nil { index = Dictionary(object.keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { $1 }) }
+                    if index![key] != nil { object[key] = v } else {
+                        index![key] = object.count
+                        object.appendUnique(key, v)
+                    }
+                }
+            }
+            return .object(object)
+        }
+    }
+
+    // MARK: building
+
+    private struct Builder {
+        /// 1 for the bytes that end a plain run inside a string: quote, backslash, controls.
+        static let stopBytes: [UInt8] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C ? 1 : 0 }
+
+        let maxDepth: Int
+        /// `stopBytes`, read once per document rather than once per string.
+        let stops = Builder.stopBytes
+        var entries: [Entry] = []
+        var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var position = 0
+
+        init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+        mutating func build(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
+            bytes = buffer
+            // Every value takes at least two bytes but the last, so this never regrows for messages.
+            entries.reserveCapacity(min(buffer.count / 2 + 2, 8192))
+            skipWhitespace()
+            try parseValue(depth: 0)
+            skipWhitespace()
+            guard position == bytes.count else { throw failure(.trailingData) }
+        }
+
+        func failure(_ reason: JSONParseError.Reason) -> JSONParseError { JSONParseError(reason: reason, offset: position) }
+
+        mutating func skipWhitespace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+
+        func peek() throws(JSONParseError) -> UInt8 {
+            guard position < bytes.count else { throw failure(.unexpectedEnd) }
+            return bytes[position]
+        }
+
+        mutating func append(_ kind: Kind, flags: UInt8 = 0, start: Int = 0, end: Int = 0) {
+            entries.append(Entry(kind: kind, flags: flags, count: 0, start: Int32(start), end: Int32(end),
+                                 next: Int32(entries.count + 1)))
+        }
+
+        mutating func parseValue(depth: Int) throws(JSONParseError) {
+            switch try peek() {
+            case UInt8(ascii: "{"): try parseContainer(depth: depth, object: true)
+            case UInt8(ascii: "["): try parseContainer(depth: depth, object: false)
+            case UInt8(ascii: "\""): try parseString()
+            case UInt8(ascii: "t"): try expect("true"); append(.bool, flags: 1)
+            case UInt8(ascii: "f"): try expect("false"); append(.bool, flags: 0)
+            case UInt8(ascii: "n"): try expect("null"); append(.null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
+            default: throw failure(.unexpectedCharacter)
+            }
+        }
+
+        mutating func expect(_ literal: StaticString) throws(JSONParseError) {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count - position >= count else { throw failure(.unexpectedEnd) }
+            for i in 0..<count where bytes[position + i] != literal.utf8Start[i] {
+                position += i
+                throw failure(.unexpectedCharacter)
+            }
+            position += count
+        }
+
+        mutating func parseContainer(depth: Int, object: Bool) throws(JSONParseError) {
+            let close = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let index = entries.count
+            append(object ? .object : .array)
+            position += 1
+            skipWhitespace()
+            var count: Int32 = 0
+            if try peek() == close {
+                position += 1
+            } else {
+                guard depth < maxDepth else { throw failure(.tooDeep) }
+                while true {
+                    skipWhitespace()
+                    if object {
+                        guard try peek() == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
+                        try parseString()
+                        skipWhitespace()
+                        guard try peek() == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter) }
+                        position += 1
+                        skipWhitespace()
+                    }
+                    try parseValue(depth: depth + 1)
+                    count += 1
+                    skipWhitespace()
+                    let byte = try peek()
+                    position += 1
+                    if byte == close { break }
+                    guard byte == UInt8(ascii: ",") else { position -= 1; throw failure(.unexpectedCharacter) }
+                }
+            }
+            entries[index].count = count
+            entries[index].next = Int32(entries.count)
+        }
+
+        mutating func parseString() throws(JSONParseError) {
+            position += 1  // opening quote
+            let start = position
+            var escaped = false
+            // Plain bytes in a tight loop with a local cursor; escapes and the end below.
+            var cursor = position
+            let end = bytes.count
+            while cursor < end && stops[Int(bytes[cursor])] == 0 { cursor += 1 }
+            position = cursor
+            while true {
+                guard position < bytes.count else { throw failure(.unexpectedEnd) }
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte < 0x20 { throw failure(.controlCharacterInString) }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    position += 1
+                    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+                    switch bytes[position] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        position += 1
+                    case UInt8(ascii: "u"):
+                        guard bytes.count - position > 4 else { throw failure(.unexpectedEnd) }
+                        for k in 1...4 where PercentEncoding.hexValue(bytes[position + k]) == nil {
+                            position += k
+                            throw failure(.invalidEscape)
+                        }
+                        position += 5
+                    default:
+                        throw failure(.invalidEscape)
+                    }
+                    continue
+                }
+                position += 1
+            }
+            append(.string, flags: escaped ? 1 : 0, start: start, end: position)
+            position += 1  // closing quote
+        }
+
+        mutating func parseNumber() throws(JSONParseError) {
+            let start = position
+            var integer = true
+            if bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < bytes.count else { throw failure(.unexpectedEnd) }
+            if bytes[position] == UInt8(ascii: "0") {
+                position += 1
+            } else if isDigit(bytes[position]) {
+                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            } else {
+                throw failure(.invalidNumber)
+            }
+            if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
+                integer = false
+                position += 1
+                guard position < bytes.count, isDigit(bytes[position]) else { throw failure(.invalidNumber) }
+                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            }
+            if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
+                integer = false
+                position += 1
+                if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+                    position += 1
+                }
+                guard position < bytes.count, isDigit(bytes[position]) else { throw failure(.invalidNumber) }
+                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            }
+            append(.number, flags: integer ? 1 : 0, start: start, end: position)
+        }
+
+        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    }
+}
