@@ -87,16 +87,16 @@ struct FieldReader {
         return s
     }
 
-    /// A string that must be one of `E`'s raw values (compared as bytes, no String made).
-    func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
+    /// A string that must be one of `E`'s raw values.
+    func optionalEnum<E: RawRepresentable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
     where E.RawValue == String {
         guard let e = entry(key) else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
-        for candidate in E.allCases where tape.stringEquals(e, candidate.rawValue) { return candidate }
-        throw ContractViolation(key.description, "has an unknown value")
+        guard let value = E(rawValue: tape.string(e)) else { throw ContractViolation(key.description, "has an unknown value") }
+        return value
     }
 
-    func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E
+    func requiredEnum<E: RawRepresentable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E
     where E.RawValue == String {
         guard let value = try optionalEnum(key, type) else { throw missing(key) }
         return value

@@ -34,9 +34,11 @@ public struct JSONTape {
         var text = text
         let result: Result<T, JSONParseError> = text.withUTF8 { bytes in
             guard bytes.count < Int(Int32.max) else { return .failure(JSONParseError(reason: .tooLarge, offset: 0)) }
-            var builder = Builder(maxDepth: maxDepth)
-            do throws(JSONParseError) { try builder.build(bytes) } catch { return .failure(error) }
-            return .success(builder.entries.withUnsafeBufferPointer { body(JSONTape(bytes: bytes, entries: $0)) })
+            let entries: [Entry]
+            do throws(JSONParseError) { entries = try JSONTapeBuilder.build(bytes, maxDepth: maxDepth) } catch {
+                return .failure(error)
+            }
+            return .success(entries.withUnsafeBufferPointer { body(JSONTape(bytes: bytes, entries: $0)) })
         }
         return try result.get()
     }
@@ -117,16 +119,6 @@ public struct JSONTape {
         let a = bytes.baseAddress! + Int(e.start), b = key.utf8Start
         for j in 0..<length where a[j] != b[j] { return false }
         return true
-    }
-
-    /// True when the string entry `i` is exactly `text` (compared as bytes, escapes decoded).
-    func stringEquals(_ i: Int, _ text: String) -> Bool {
-        var text = text
-        let e = entries[i]
-        if e.flags & 1 != 0 { return string(i) == text }
-        return text.withUTF8 { t in
-            t.count == Int(e.end - e.start) && t.elementsEqual(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]))
-        }
     }
 
     /// The string entry `i` as a Swift string, escapes decoded.
@@ -225,181 +217,5 @@ public struct JSONTape {
             }
             return .object(object)
         }
-    }
-
-    // MARK: building
-
-    private struct Builder {
-        /// 1 for the bytes that end a plain run inside a string: quote, backslash, controls.
-        static let stopBytes: [UInt8] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C ? 1 : 0 }
-
-        let maxDepth: Int
-        /// `stopBytes`, read once per document rather than once per string.
-        let stops = Builder.stopBytes
-        var entries: [Entry] = []
-        var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-        var position = 0
-
-        init(maxDepth: Int) { self.maxDepth = maxDepth }
-
-        mutating func build(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) {
-            bytes = buffer
-            // Every value takes at least two bytes but the last, so this never regrows for messages.
-            entries.reserveCapacity(min(buffer.count / 2 + 2, 8192))
-            skipWhitespace()
-            try parseValue(depth: 0)
-            skipWhitespace()
-            guard position == bytes.count else { throw failure(.trailingData) }
-        }
-
-        func failure(_ reason: JSONParseError.Reason) -> JSONParseError { JSONParseError(reason: reason, offset: position) }
-
-        mutating func skipWhitespace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case 0x20, 0x09, 0x0A, 0x0D: position += 1
-                default: return
-                }
-            }
-        }
-
-        func peek() throws(JSONParseError) -> UInt8 {
-            guard position < bytes.count else { throw failure(.unexpectedEnd) }
-            return bytes[position]
-        }
-
-        mutating func append(_ kind: Kind, flags: UInt8 = 0, start: Int = 0, end: Int = 0) {
-            entries.append(Entry(kind: kind, flags: flags, count: 0, start: Int32(start), end: Int32(end),
-                                 next: Int32(entries.count + 1)))
-        }
-
-        mutating func parseValue(depth: Int) throws(JSONParseError) {
-            switch try peek() {
-            case UInt8(ascii: "{"): try parseContainer(depth: depth, object: true)
-            case UInt8(ascii: "["): try parseContainer(depth: depth, object: false)
-            case UInt8(ascii: "\""): try parseString()
-            case UInt8(ascii: "t"): try expect("true"); append(.bool, flags: 1)
-            case UInt8(ascii: "f"): try expect("false"); append(.bool, flags: 0)
-            case UInt8(ascii: "n"): try expect("null"); append(.null)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
-            default: throw failure(.unexpectedCharacter)
-            }
-        }
-
-        mutating func expect(_ literal: StaticString) throws(JSONParseError) {
-            let count = literal.utf8CodeUnitCount
-            guard bytes.count - position >= count else { throw failure(.unexpectedEnd) }
-            for i in 0..<count where bytes[position + i] != literal.utf8Start[i] {
-                position += i
-                throw failure(.unexpectedCharacter)
-            }
-            position += count
-        }
-
-        mutating func parseContainer(depth: Int, object: Bool) throws(JSONParseError) {
-            let close = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            let index = entries.count
-            append(object ? .object : .array)
-            position += 1
-            skipWhitespace()
-            var count: Int32 = 0
-            if try peek() == close {
-                position += 1
-            } else {
-                guard depth < maxDepth else { throw failure(.tooDeep) }
-                while true {
-                    skipWhitespace()
-                    if object {
-                        guard try peek() == UInt8(ascii: "\"") else { throw failure(.unexpectedCharacter) }
-                        try parseString()
-                        skipWhitespace()
-                        guard try peek() == UInt8(ascii: ":") else { throw failure(.unexpectedCharacter) }
-                        position += 1
-                        skipWhitespace()
-                    }
-                    try parseValue(depth: depth + 1)
-                    count += 1
-                    skipWhitespace()
-                    let byte = try peek()
-                    position += 1
-                    if byte == close { break }
-                    guard byte == UInt8(ascii: ",") else { position -= 1; throw failure(.unexpectedCharacter) }
-                }
-            }
-            entries[index].count = count
-            entries[index].next = Int32(entries.count)
-        }
-
-        mutating func parseString() throws(JSONParseError) {
-            position += 1  // opening quote
-            let start = position
-            var escaped = false
-            // Plain bytes in a tight loop with a local cursor; escapes and the end below.
-            var cursor = position
-            let end = bytes.count
-            while cursor < end && stops[Int(bytes[cursor])] == 0 { cursor += 1 }
-            position = cursor
-            while true {
-                guard position < bytes.count else { throw failure(.unexpectedEnd) }
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") { break }
-                if byte < 0x20 { throw failure(.controlCharacterInString) }
-                if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                    position += 1
-                    guard position < bytes.count else { throw failure(.unexpectedEnd) }
-                    switch bytes[position] {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                        position += 1
-                    case UInt8(ascii: "u"):
-                        guard bytes.count - position > 4 else { throw failure(.unexpectedEnd) }
-                        for k in 1...4 where PercentEncoding.hexValue(bytes[position + k]) == nil {
-                            position += k
-                            throw failure(.invalidEscape)
-                        }
-                        position += 5
-                    default:
-                        throw failure(.invalidEscape)
-                    }
-                    continue
-                }
-                position += 1
-            }
-            append(.string, flags: escaped ? 1 : 0, start: start, end: position)
-            position += 1  // closing quote
-        }
-
-        mutating func parseNumber() throws(JSONParseError) {
-            let start = position
-            var integer = true
-            if bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count else { throw failure(.unexpectedEnd) }
-            if bytes[position] == UInt8(ascii: "0") {
-                position += 1
-            } else if isDigit(bytes[position]) {
-                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-            } else {
-                throw failure(.invalidNumber)
-            }
-            if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
-                integer = false
-                position += 1
-                guard position < bytes.count, isDigit(bytes[position]) else { throw failure(.invalidNumber) }
-                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-            }
-            if position < bytes.count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
-                integer = false
-                position += 1
-                if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
-                    position += 1
-                }
-                guard position < bytes.count, isDigit(bytes[position]) else { throw failure(.invalidNumber) }
-                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-            }
-            append(.number, flags: integer ? 1 : 0, start: start, end: position)
-        }
-
-        @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     }
 }

@@ -18,9 +18,23 @@ public enum HostCapability: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (a: Self, b: Self) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// Position in the contract's order.
+    var index: Int {
+        switch self {
+        case .nativeNavigation: return 0
+        case .authLifecycle: return 1
+        case .nativePresentations: return 2
+        case .nativeAlerts: return 3
+        case .systemShare: return 4
+        case .systemHaptics: return 5
+        case .systemQrScanner: return 6
+        case .nativeMediaIntake: return 7
+        case .deepLinks: return 8
+        case .nativeActionMenus: return 9
+        }
     }
+
+    public static func < (a: Self, b: Self) -> Bool { a.index < b.index }
 }
 
 /// The set of capabilities a host offers to one page (a bit set: this is read per message).
@@ -31,7 +45,7 @@ public struct HostCapabilities: Sendable, Equatable {
         for capability in enabled { insert(capability) }
     }
 
-    private static func bit(_ c: HostCapability) -> UInt16 { 1 << UInt16(HostCapability.allCases.firstIndex(of: c)!) }
+    private static func bit(_ c: HostCapability) -> UInt16 { 1 << UInt16(c.index) }
 
     public mutating func insert(_ capability: HostCapability) { bits |= Self.bit(capability) }
     public func contains(_ capability: HostCapability) -> Bool { bits & Self.bit(capability) != 0 }

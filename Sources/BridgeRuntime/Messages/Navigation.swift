@@ -58,7 +58,9 @@ public struct NavigationCatalog: Sendable, Equatable {
                         placement: try item.optionalEnum("mobilePlacement", MobilePlacement.self) ?? .more)
                 })
         }
-        let ids = groups.flatMap { $0.items.map(\.id) }
+        var ids: [String] = []
+        ids.reserveCapacity(64)
+        for group in groups { for item in group.items { ids.append(item.id) } }
         guard ids.count <= Self.maxDestinations else {
             throw ContractViolation("groups", "holds \(ids.count) destinations; at most \(Self.maxDestinations) are allowed")
         }
