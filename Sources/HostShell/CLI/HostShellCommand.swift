@@ -40,6 +40,11 @@ enum HostShellCommand {
             switch command {
             case "contract": return try ContractCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
+            case "demo":
+                // Honest until the live host lands: say what is missing instead of pretending.
+                printError("hostshell demo: the live host (window, reference Studio, scripted tour) is not built yet.\n"
+                    + "What works today: hostshell contract check FILE…, and scripts/test.")
+                return ExitCode.failure
             case "help", "--help", "-h":
                 print(usage)
                 return ExitCode.success

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Runs the built `hostshell` binary as a user would.
+enum HostShellBinary {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var url: URL {
+        if let path = ProcessInfo.processInfo.environment["HOSTSHELL_BIN"] { return URL(fileURLWithPath: path) }
+        // Beside the test bundle in the build directory.
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("hostshell")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return root.appendingPathComponent(".build/debug/hostshell")
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lastLine: String { stdout.split(separator: "\n").last.map(String.init) ?? "" }
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ contents: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-test-\(UUID().uuidString).json")
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+}
+
+@Suite("hostshell command line")
+struct CLITests {
+    static let corpus = HostShellBinary.root.appendingPathComponent("fixtures/contracts/studio-bridge/messages-v1.json").path
+
+    @Test("contract check passes the contract's corpus and says so on its last line")
+    func contractCheckPasses() throws {
+        let run = try HostShellBinary.run(["contract", "check", Self.corpus])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.lastLine == "255 passed, 0 failed")
+    }
+
+    @Test("contract check prints each failing case with expected and actual, and exits 1")
+    func contractCheckReportsFailures() throws {
+        // Expect the first case (config/get) to be malformed: the host will disagree.
+        let data = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.corpus))) as! [String: Any]
+        var cases = data["cases"] as! [[String: Any]]
+        cases[0]["outcome"] = "malformed"
+        var mutated = data
+        mutated["cases"] = cases
+        let file = try HostShellBinary.temporaryFile(String(decoding: try JSONSerialization.data(withJSONObject: mutated), as: UTF8.self))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try HostShellBinary.run(["contract", "check", file.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("FAIL"))
+        #expect(run.stdout.contains("expected: malformed"))
+        #expect(run.stdout.contains("actual:   accept"))
+        #expect(run.lastLine == "254 passed, 1 failed")
+    }
+
+    @Test("files that are not corpora get a clear error and exit code 2", arguments: [
+        "not json at all", "[1, 2, 3]", #"{"cases": "none"}"#, #"{"schemaVersion": 9, "cases": []}"#,
+    ])
+    func notACorpus(_ contents: String) throws {
+        let file = try HostShellBinary.temporaryFile(contents)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try HostShellBinary.run(["contract", "check", file.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("is not a conformance corpus"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "nothing is printed as a result")
+    }
+
+    @Test("bad arguments get one clear line and exit code 2", arguments: [
+        [], ["frobnicate"], ["contract"], ["contract", "check"], ["contract", "check", "--verbose", corpus],
+        ["contract", "check", "/nonexistent/corpus.json"], ["contract", "check", "/"], ["bench"], ["bench", "codec", "--seconds", "x"],
+    ])
+    func badArguments(_ arguments: [String]) throws {
+        let run = try HostShellBinary.run(arguments)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(!run.stderr.isEmpty)
+        #expect(!run.stderr.contains("Fatal error"), "no crash on bad input")
+    }
+
+    @Test("help lists the commands and exits 0")
+    func help() throws {
+        let run = try HostShellBinary.run(["help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("contract check"))
+    }
+}
