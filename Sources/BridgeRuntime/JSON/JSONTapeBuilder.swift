@@ -6,10 +6,42 @@ enum JSONTapeBuilder {
     /// True for the bytes that end a plain run inside a string: quote, backslash, controls.
     private static let stopBytes: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
 
+    /// Entries written through a pointer, grown by doubling: no per-append checks but the bound.
+    struct EntryBuffer: ~Copyable {
+        var base: UnsafeMutablePointer<Entry>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(capacity, 8)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        @inline(__always) mutating func append(_ entry: Entry) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+                base = grown
+                capacity *= 2
+            }
+            (base + count).initialize(to: entry)
+            count += 1
+        }
+
+        subscript(i: Int) -> Entry {
+            get { base[i] }
+            set { base[i] = newValue }
+        }
+
+        consuming func finish() -> [Entry] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    }
+
     static func build(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> [Entry] {
-        var entries: [Entry] = []
         // Every value but the last takes at least two bytes; capped so a huge text reserves little.
-        entries.reserveCapacity(min(bytes.count / 2 + 2, 8192))
+        var entries = EntryBuffer(capacity: min(bytes.count / 2 + 2, 8192))
         var open: [Int] = []  // entry index of each open container, innermost last
         let n = bytes.count
         var p = 0
@@ -149,7 +181,7 @@ enum JSONTapeBuilder {
                 skipWhitespace()
                 guard let top = open.last else {
                     guard p == n else { throw fail(.trailingData) }
-                    return entries
+                    return entries.finish()
                 }
                 guard p < n else { throw fail(.unexpectedEnd) }
                 entries[top].count += 1
