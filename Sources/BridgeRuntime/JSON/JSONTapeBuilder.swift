@@ -36,7 +36,7 @@ enum JSONTapeBuilder {
             set { base[i] = newValue }
         }
 
-        consuming func finish() -> [Entry] { Array(UnsafeBufferPointer(start: base, count: count)) }
+        func finish() -> [Entry] { Array(UnsafeBufferPointer(start: base, count: count)) }
     }
 
     static func build(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> [Entry] {
