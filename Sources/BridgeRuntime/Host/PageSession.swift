@@ -1,0 +1,175 @@
+/// Something that happened to one page (a web view with the bridge).
+public enum PageEvent: Sendable, Equatable {
+    /// A new main-frame document committed: every document negotiates again (§2).
+    case documentCommitted
+    /// A message from the page that passed decoding.
+    case received(InboundMessage)
+    /// A message from the page that failed decoding; its reply is `failure.reply`.
+    case rejected(BridgeFailure)
+    /// The user chose a destination in the native tabs or sidebar.
+    case tapDestination(String)
+    /// The user pressed the native back button.
+    case tapBack
+    /// The page's receiver answered a host message: `accepted` is its `true`.
+    case delivered(HostMessage, accepted: Bool)
+}
+
+/// What the glue must do in answer to an event.
+public enum PageEffect: Sendable, Equatable {
+    /// Resolve the page's pending `postMessage` Promise.
+    case reply(Reply)
+    /// Call the page's `tilecastNativeReceiver` with the message.
+    case send(HostMessage)
+    /// Redraw the native chrome.
+    case chromeChanged(NativeChrome)
+}
+
+/// The bridge state of one page and its pure reducer: negotiation, capabilities, the catalog
+/// and the native navigation built from it, optimistic selection and roll-back, the back bar.
+/// HostShell feeds it events and carries out the effects; nothing here touches a display.
+public struct PageSession: Sendable, Equatable {
+    public let context: HostContext
+    public var profile: DeviceProfile
+    /// What the host can do in this process; offered per context in the `config/get` reply.
+    public let available: Set<HostCapability>
+
+    /// `config/get` arrived in this document.
+    public private(set) var negotiated = false
+    /// `frontend/ready` arrived in this document: only now may the host send messages.
+    public private(set) var frontendReady = false
+    public private(set) var studioCapabilities = StudioCapabilities()
+    public private(set) var catalog: NavigationCatalog?
+    /// Studio's own answer to "where am I": authoritative for the selection.
+    public private(set) var activeDestinationId: String?
+    /// The destination the user chose natively, shown until the next `navigation/state`.
+    public private(set) var pendingDestinationId: String?
+    public private(set) var chrome: NavigationChrome?
+    public private(set) var documents = 0
+
+    public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>) {
+        self.context = context
+        self.profile = profile
+        self.available = available
+    }
+
+    public var offered: HostCapabilities { HostCapabilities.offered(to: context, available: available) }
+
+    /// The native chrome as it should be drawn now. Without negotiation or a catalog there is
+    /// none, and Studio draws its own navigation.
+    public var nativeChrome: NativeChrome {
+        guard negotiated, context == .main, let catalog, !catalog.isEmpty else { return NativeChrome() }
+        let selected = pendingDestinationId ?? activeDestinationId
+        let backBar = chrome.flatMap { c in c.backLabel.map { BackBar(title: c.title, backLabel: $0) } }
+        return NativeChrome(layout: NavigationLayout.make(catalog: catalog, profile: profile),
+                            selectedDestinationId: selected, backBar: backBar)
+    }
+
+    /// Applies `event` and returns what the glue must do, in order.
+    public mutating func reduce(_ event: PageEvent) -> [PageEffect] {
+        let before = nativeChrome
+        var effects = handle(event)
+        let after = nativeChrome
+        if after != before { effects.append(.chromeChanged(after)) }
+        return effects
+    }
+
+    private mutating func handle(_ event: PageEvent) -> [PageEffect] {
+        switch event {
+        case .documentCommitted:
+            documents += 1
+            negotiated = false
+            frontendReady = false
+            studioCapabilities = StudioCapabilities()
+            resetNavigation()
+            return []
+
+        case .rejected(let failure):
+            // A malformed catalog from the main page also drops the current one (§3).
+            if failure.code == .malformed, failure.type == StudioMessageType.navigationCatalog.rawValue, context == .main {
+                resetNavigation()
+            }
+            return [.reply(failure.reply)]
+
+        case .received(let inbound):
+            return [.reply(answer(inbound))]
+
+        case .tapDestination(let id):
+            guard frontendReady, context == .main, let catalog, catalog.destinations.contains(where: { $0.id == id }) else {
+                return []
+            }
+            pendingDestinationId = id
+            return [.send(.navigationRequest(destinationId: id))]
+
+        case .tapBack:
+            guard frontendReady, context == .main, chrome?.backLabel != nil else { return [] }
+            return [.send(.navigationBack)]
+
+        case .delivered(let message, let accepted):
+            // Nobody took the request: roll the optimistic selection back at once.
+            if case .navigationRequest(let id) = message, !accepted, pendingDestinationId == id {
+                pendingDestinationId = nil
+            }
+            return []
+        }
+    }
+
+    private mutating func resetNavigation() {
+        catalog = nil
+        activeDestinationId = nil
+        pendingDestinationId = nil
+        chrome = nil
+    }
+
+    /// The reply to a valid message, applying what it says.
+    private mutating func answer(_ inbound: InboundMessage) -> Reply {
+        let id = inbound.id
+        switch inbound.message {
+        case .configGet:
+            negotiated = true
+            return .ok(id, ConfigReply(context: context, capabilities: offered).payload)
+
+        case .frontendReady(let ready):
+            frontendReady = true
+            studioCapabilities = ready.capabilities
+            return .ok(id)
+
+        case .navigationCatalog(let newCatalog):
+            if newCatalog.isEmpty {
+                resetNavigation()  // withdrawn: chrome resets too
+            } else {
+                catalog = newCatalog
+                let ids = Set(newCatalog.destinations.map(\.id))
+                if let active = activeDestinationId, !ids.contains(active) { activeDestinationId = nil }
+                if let pending = pendingDestinationId, !ids.contains(pending) { pendingDestinationId = nil }
+            }
+            return .ok(id)
+
+        case .navigationState(let state):
+            activeDestinationId = state.activeDestinationId
+            pendingDestinationId = nil  // settle: Studio's answer wins, which may roll the tap back
+            return .ok(id)
+
+        case .navigationChrome(let newChrome):
+            chrome = newChrome
+            return .ok(id)
+
+        case .authSignedOut:
+            return .ok(id)
+
+        case .alertCancel, .actionMenuDisarm, .actionMenuUnregisterTrigger:
+            // Withdrawing something that is not showing is ignored (§3).
+            return .ok(id)
+
+        case .mediaIntakeStatus:
+            var payload = JSONObject()
+            payload["available"] = .bool(false)  // no app credential yet
+            return .ok(id, payload)
+
+        case .haptic, .share, .alertPresent, .presentationOpen, .presentationReady, .presentationUpdate,
+             .presentationClose, .presentationNavigate, .mediaIntake, .scanQR, .actionMenuArm,
+             .actionMenuRegisterTrigger, .actionMenuPresent:
+            // Capabilities this host does not offer yet; Studio falls back to its web versions.
+            return .failure(id: id, code: .unavailable)
+        }
+    }
+}
