@@ -1,3 +1,75 @@
 #pragma once
+/* HostShell's C shim: only what Swift cannot call itself — macros (g_signal_connect),
+ * variadic constructors (g_object_new) and GObject casts. Everything is static inline: a .c file
+ * in a system-library target would be ignored. One typed connector per callback shape, so Swift
+ * type-checks every callback. */
 #include <gtk/gtk.h>
+#include <adwaita.h>
 #include <webkit/webkit.h>
+#include <jsc/jsc.h>
+#include <libsoup/soup.h>
+#include <glib-unix.h>
+
+typedef void (*CGtkVoidCallback)(gpointer instance, gpointer user_data);
+typedef void (*CGtkLoadChangedCallback)(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data);
+typedef gboolean (*CGtkReplyMessageCallback)(WebKitUserContentManager *manager, JSCValue *value,
+                                             WebKitScriptMessageReply *reply, gpointer user_data);
+typedef void (*CGtkProcessTerminatedCallback)(WebKitWebView *view, WebKitWebProcessTerminationReason reason,
+                                              gpointer user_data);
+typedef gboolean (*CGtkDecidePolicyCallback)(WebKitWebView *view, WebKitPolicyDecision *decision,
+                                             WebKitPolicyDecisionType type, gpointer user_data);
+typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
+                                   GHashTable *query, gpointer user_data);
+
+/* g_signal_connect_data is reached through a macro in Swift's view; these fix the signal name and
+ * the callback type together. user_data is a retained Swift box released by `destroy`. */
+static inline gulong cgtk_connect_void(gpointer instance, const char *signal, CGtkVoidCallback cb,
+                                       gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_load_changed(WebKitWebView *view, CGtkLoadChangedCallback cb,
+                                               gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "load-changed", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_process_terminated(WebKitWebView *view, CGtkProcessTerminatedCallback cb,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "web-process-terminated", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecidePolicyCallback cb,
+                                                gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "decide-policy", G_CALLBACK(cb), data, destroy, 0);
+}
+/* "script-message-with-reply-received::NAME" is a detailed signal: build the detail here. */
+static inline gulong cgtk_connect_reply_message(WebKitUserContentManager *manager, const char *handler,
+                                                CGtkReplyMessageCallback cb, gpointer data, GClosureNotify destroy) {
+    char detailed[160];
+    g_snprintf(detailed, sizeof detailed, "script-message-with-reply-received::%s", handler);
+    return g_signal_connect_data(manager, detailed, G_CALLBACK(cb), data, destroy, 0);
+}
+
+/* g_object_new is variadic: a web view on a given network session and content manager. */
+static inline WebKitWebView *cgtk_web_view_new(WebKitNetworkSession *session, WebKitUserContentManager *manager,
+                                               gboolean automation) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session", session,
+                                        "user-content-manager", manager,
+                                        "is-controlled-by-automation", automation, NULL));
+}
+
+/* An HTTP server on loopback for the reference Studio; g_object_new again. */
+static inline SoupServer *cgtk_soup_server_new(void) {
+    return soup_server_new("server-header", "HostShell-fixture", NULL);
+}
+static inline void cgtk_soup_server_add_handler(SoupServer *server, const char *path, CGtkServerCallback cb,
+                                                gpointer data, GDestroyNotify destroy) {
+    soup_server_add_handler(server, path, (SoupServerCallback)cb, data, destroy);
+}
+
+/* GObject casts are macros; upcasts are plain pointer casts made explicit here. */
+static inline GtkWidget *cgtk_widget(gpointer p) { return GTK_WIDGET(p); }
+static inline GtkWindow *cgtk_window(gpointer p) { return GTK_WINDOW(p); }
+static inline GObject *cgtk_object(gpointer p) { return G_OBJECT(p); }
+
+/* libdispatch SPI (exported by the toolchain's libdispatch.so): lets the GLib loop drain the
+ * Dispatch main queue so @MainActor tasks run while GLib owns the main thread. */
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);

@@ -23,6 +23,9 @@ enum HostShellCommand {
         Commands:
           contract check FILE…   Run conformance corpora (the format of messages-v1.json) against
                                  this host's bridge codec; prints failures and "N passed, N failed".
+          probe (URL | --reference) [--device phone|tablet|desktop] [--timeout S]
+                                 Open a Studio in a window, wait for negotiation and native
+                                 chrome, print the native state as JSON (needs a display).
           bench codec [--seconds S]
                                  Measure decode + validate + encode throughput of typical messages.
           help                   Show this help.
@@ -40,6 +43,7 @@ enum HostShellCommand {
             switch command {
             case "contract": return try ContractCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
+            case "probe": return try ProbeCommand.run(rest)
             case "demo":
                 // Honest until the live host lands: say what is missing instead of pretending.
                 printError("hostshell demo: the live host (window, reference Studio, scripted tour) is not built yet.\n"

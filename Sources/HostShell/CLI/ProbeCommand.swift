@@ -1,0 +1,124 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// `hostshell probe URL|--reference`: opens a Studio in a real window, waits until it has
+/// negotiated and the native chrome is drawn, prints the native state as JSON, and exits 0 —
+/// or exits 1 with the state so far when that does not happen in time. A quick way to see what
+/// the host makes of a Studio, and what tests drive.
+enum ProbeCommand {
+    static let usage = "usage: hostshell probe (URL | --reference) [--device phone|tablet|desktop] [--timeout SECONDS]"
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        var target: String?
+        var reference = false
+        var device = DeviceProfile.phone
+        var timeout = 20.0
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--reference": reference = true
+            case "--device":
+                guard let value = rest.popFirst(), let profile = DeviceProfile(rawValue: value) else {
+                    throw UsageError("--device takes phone, tablet or desktop")
+                }
+                device = profile
+            case "--timeout":
+                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                    throw UsageError("--timeout takes a number of seconds between 0 and 600")
+                }
+                timeout = value
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown option \(argument); \(usage)") }
+                guard target == nil else { throw UsageError("probe takes one URL; \(usage)") }
+                target = argument
+            }
+        }
+        guard reference != (target != nil) else { throw UsageError(usage) }
+        var origin: Origin? = nil
+        if let target {
+            switch ServerAddress.parse(target) {
+            case .success(let address): origin = address.origin
+            case .failure(let problem):
+                // probe also takes a page URL: use its origin when the address has a path.
+                guard case .containsPath = problem, let pageOrigin = Origin(url: target) else { throw UsageError(problem.description) }
+                origin = pageOrigin
+            }
+        }
+        guard gtk_init_check() != 0 else {
+            throw UsageError("no display to open a window on: run under xvfb-run -a, or set DISPLAY")
+        }
+        MainLoop.installDispatchBridge()
+        return MainActor.assumeIsolated {
+            Probe(url: target, origin: origin, device: device, timeout: timeout).run()
+        }
+    }
+}
+
+@MainActor
+private final class Probe {
+    let url: String?
+    var origin: Origin?
+    let device: DeviceProfile
+    let timeout: Double
+    let loop = g_main_loop_new(nil, 0)
+    var server: FixtureServer?
+    var page: StudioPage?
+    var succeeded = false
+
+    init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double) {
+        self.url = url
+        self.origin = origin
+        self.device = device
+        self.timeout = timeout
+    }
+
+    func run() -> Int32 {
+        var address = url
+        if address == nil {
+            guard let root = FixtureServer.locateReferenceStudio() else {
+                printError("hostshell probe: the reference Studio (fixtures/studio) was not found; set HOSTSHELL_STUDIO_DIR")
+                return ExitCode.usage
+            }
+            let server = FixtureServer(root: root)
+            do { try server.start() } catch {
+                printError("hostshell probe: \(error.message)")
+                return ExitCode.failure
+            }
+            self.server = server
+            origin = server.origin
+            address = server.baseURL + "/"
+        }
+        guard let origin, let address else { return ExitCode.usage }
+        let session = webkit_network_session_new_ephemeral()!
+        let page = StudioPage(networkSession: session, context: .main, profile: device, serverOrigin: origin,
+                              available: [.nativeNavigation])
+        self.page = page
+        let window = gtk_window_new()!
+        gtk_window_set_default_size(cgtk_window(window), Int32(device.windowSize.width), Int32(device.windowSize.height))
+        gtk_window_set_child(cgtk_window(window), cgtk_widget(UnsafeMutableRawPointer(page.view)))
+        gtk_window_present(cgtk_window(window))
+        page.onStateChanged = { [unowned self] in
+            guard let page = self.page, page.session.negotiated, page.loadFinished,
+                  page.session.nativeChrome.layout != .none, page.session.activeDestinationId != nil else { return }
+            self.finish(success: true)
+        }
+        page.load(address)
+        MainLoop.after(milliseconds: UInt32(timeout * 1000)) { [unowned self] in self.finish(success: false) }
+        g_main_loop_run(loop)
+        return succeeded ? ExitCode.success : ExitCode.failure
+    }
+
+    func finish(success: Bool) {
+        guard g_main_loop_is_running(loop) != 0 else { return }
+        succeeded = success
+        if let page {
+            var report = StateReport.json(page.session).objectValue ?? JSONObject()
+            report["url"] = page.uri.map(JSONValue.string) ?? .null
+            report["loadFinished"] = .bool(page.loadFinished)
+            print(JSONWriter.string(.object(report)))
+        }
+        if !success { printError("hostshell probe: the page did not negotiate and draw native chrome within \(Int(timeout)) s") }
+        g_main_loop_quit(loop)
+    }
+}

@@ -1,0 +1,101 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// The reference Studio's server: an in-process libsoup server on a free loopback port that
+/// serves `fixtures/studio/` (any extension-less path is the single-page app's index) and answers
+/// `GET /api/v1/system/identity`. It runs on the GLib main context, like everything else.
+@MainActor
+final class FixtureServer {
+    let root: String
+    let installationId: String
+    let organizationName: String
+    private let server: UnsafeMutablePointer<SoupServer>
+    private(set) var port: Int = 0
+
+    var origin: Origin { Origin(scheme: "http", host: "127.0.0.1", port: port)! }
+    var baseURL: String { origin.description }
+
+    init(root: String, installationId: String = "7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e",
+         organizationName: String = "Reference Studio") {
+        self.root = root
+        self.installationId = installationId
+        self.organizationName = organizationName
+        server = cgtk_soup_server_new()!
+        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
+            let server = Unmanaged<FixtureServer>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { server.respond(message!, path: String(cString: path!)) }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Listens on 127.0.0.1 at a port the system picks.
+    func start() throws(UsageError) {
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard soup_server_listen_local(server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&error)
+            throw UsageError("cannot start the reference Studio's server: \(reason)")
+        }
+        let uris = soup_server_get_uris(server)
+        if let first = uris?.pointee.data { port = Int(g_uri_get_port(OpaquePointer(first))) }
+        g_slist_free_full(uris, { g_uri_unref(OpaquePointer($0)) })
+    }
+
+    func stop() { soup_server_disconnect(server) }
+
+    private func respond(_ message: OpaquePointer, path: String) {
+        if path == "/api/v1/system/identity" {
+            let body: JSONValue = ["data": ["product": "tilecast", "apiVersion": "v1",
+                                            "installationId": .string(installationId),
+                                            "organizationName": .string(organizationName)]]
+            reply(message, status: 200, type: "application/json", body: JSONWriter.bytes(body))
+            return
+        }
+        guard let file = staticFile(for: path), let bytes = try? FileReading.bytes(file, limit: 8 << 20) else {
+            reply(message, status: 404, type: "text/plain", body: Array("not found".utf8))
+            return
+        }
+        reply(message, status: 200, type: Self.contentType(file), body: bytes)
+    }
+
+    /// The file for a request path: never outside `root`; extension-less paths are app routes.
+    private func staticFile(for path: String) -> String? {
+        guard !path.split(separator: "/").contains(where: { $0 == ".." || $0.hasPrefix(".") }) else { return nil }
+        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        return last.contains(".") ? root + path : root + "/index.html"
+    }
+
+    private static func contentType(_ file: String) -> String {
+        switch file.split(separator: ".").last ?? "" {
+        case "html": return "text/html; charset=utf-8"
+        case "js", "mjs": return "text/javascript; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "json": return "application/json"
+        case "svg": return "image/svg+xml"
+        case "png": return "image/png"
+        default: return "application/octet-stream"
+        }
+    }
+
+    private func reply(_ message: OpaquePointer, status: UInt32, type: String, body: [UInt8]) {
+        let msg = message
+        soup_server_message_set_status(msg, status, nil)
+        body.withUnsafeBufferPointer { buffer in
+            soup_server_message_set_response(msg, type, SOUP_MEMORY_COPY, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(buffer.count))
+        }
+    }
+
+    /// `fixtures/studio` found from the executable's location (the build directory sits in the
+    /// checkout), or `$HOSTSHELL_STUDIO_DIR`.
+    static func locateReferenceStudio() -> String? {
+        if let dir = getenv("HOSTSHELL_STUDIO_DIR") { return String(cString: dir) }
+        var directory = takeGString(g_path_get_dirname(CommandLine.arguments[0])) ?? "."
+        if let real = realpath(directory, nil) { directory = String(cString: real); free(real) }
+        for _ in 0..<6 {
+            let candidate = directory + "/fixtures/studio"
+            if access(candidate + "/index.html", R_OK) == 0 { return candidate }
+            directory = takeGString(g_path_get_dirname(directory)) ?? "/"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,35 @@
+import CGtk
+import Dispatch  // links libdispatch, which exports the main-queue SPI the bridge below uses
+import Glibc
+
+/// GLib owns the main thread. Swift's main actor enqueues on the Dispatch main queue, which
+/// nobody drains while a GLib loop runs — so watch libdispatch's eventfd from GLib.
+enum MainLoop {
+    /// Call once before running any GLib loop.
+    static func installDispatchBridge() {
+        g_unix_fd_add(_dispatch_get_main_queue_handle_4CF(), G_IO_IN, { fd, _, _ in
+            // The handle is an eventfd: read it (reset it) or this source spins at 100% CPU and
+            // starves WebKit's lower-priority IPC sources.
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, MemoryLayout<UInt64>.size)
+            _dispatch_main_queue_callback_4CF(nil)
+            return 1  // G_SOURCE_CONTINUE
+        }, nil)
+    }
+
+    /// Runs `body` on the main loop after `milliseconds`.
+    @MainActor static func after(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(ClosureBox(body)).toOpaque()
+        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { box.body() }
+            return 0  // G_SOURCE_REMOVE
+        }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+    }
+}
+
+/// A Swift closure carried through a C `user_data` pointer (retained; released by the notify).
+final class ClosureBox {
+    let body: @MainActor () -> Void
+    init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+}

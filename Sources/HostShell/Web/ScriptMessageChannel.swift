@@ -1,0 +1,55 @@
+import CGtk
+
+/// The Studio bridge's way in: registers `tilecastNative` (with reply) in the isolated world of
+/// one content manager, injects the page shim and the relay, and answers each message with the
+/// reply text `handler` returns. One hop: JSON text in, reply text out.
+@MainActor
+final class ScriptMessageChannel {
+    private let manager: ContentManagerPointer
+    private var handlerId: gulong = 0
+    var handler: (String) -> String = { _ in Reply.failure(id: nil, code: .unavailable).text }
+
+    init(manager: ContentManagerPointer, scripts: BridgeScripts) {
+        self.manager = manager
+        for (source, world) in [(scripts.pageShim, nil as String?), (scripts.relay, BridgeScripts.worldName)] {
+            let script: OpaquePointer? = if let world {
+                webkit_user_script_new_for_world(source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                 WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, world, nil, nil)
+            } else {
+                webkit_user_script_new(source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                       WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+            }
+            webkit_user_content_manager_add_script(manager, script)
+            webkit_user_script_unref(script)
+        }
+        // Connect before registering, so no message can arrive unheard.
+        handlerId = cgtk_connect_reply_message(manager, BridgeScripts.handlerName, { _, value, reply, data in
+            let channel = Unmanaged<ScriptMessageChannel>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { channel.receive(value!, reply!) }
+            return 1
+        }, Unmanaged.passRetained(self).toOpaque(), { data, _ in
+            Unmanaged<ScriptMessageChannel>.fromOpaque(data!).release()
+        })
+        webkit_user_content_manager_register_script_message_handler_with_reply(manager, BridgeScripts.handlerName,
+                                                                               BridgeScripts.worldName)
+    }
+
+    /// Stops listening; releases the channel's own reference held by the signal.
+    func close() {
+        guard handlerId != 0 else { return }
+        webkit_user_content_manager_unregister_script_message_handler(manager, BridgeScripts.handlerName, BridgeScripts.worldName)
+        g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), handlerId)
+        handlerId = 0
+    }
+
+    private func receive(_ value: JSValuePointer, _ reply: OpaquePointer) {
+        // The relay forwards the page's JSON text as a string; anything else is not JSON text.
+        let text = jsc_value_is_string(value) != 0 ? takeGString(jsc_value_to_string(value)) ?? "null" : "null"
+        let answer = handler(text)
+        let result = jsc_value_new_string(jsc_value_get_context(value), answer)
+        webkit_script_message_reply_return_value(reply, result)
+        unref(result)
+    }
+}
+
+import BridgeRuntime

@@ -1,0 +1,119 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// One Studio page: a web view on a server's network session with the bridge, its
+/// `PageSession`, and the effects carried out — replies, receiver calls, chrome redraws.
+@MainActor
+final class StudioPage {
+    let view: WebViewPointer
+    let serverOrigin: Origin
+    private(set) var session: PageSession
+    private let channel: ScriptMessageChannel
+    private let manager: ContentManagerPointer
+    /// Called with every chrome change, for the window to redraw.
+    var onChromeChanged: ((NativeChrome) -> Void)?
+    /// Called after every event, for observers (state dumps, probes).
+    var onStateChanged: (() -> Void)?
+    private(set) var loadFinished = false
+    private(set) var lastLoadError: String?
+
+    init(networkSession: NetworkSessionPointer, context: HostContext, profile: DeviceProfile,
+         serverOrigin: Origin, available: Set<HostCapability>) {
+        self.serverOrigin = serverOrigin
+        session = PageSession(context: context, profile: profile, available: available)
+        manager = webkit_user_content_manager_new()
+        var channelName = ""
+        for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
+        channel = ScriptMessageChannel(manager: manager, scripts: BridgeScripts(serverOrigin: serverOrigin, channel: channelName))
+        view = cgtk_web_view_new(networkSession, manager, 0)
+        channel.handler = { [unowned self] text in self.receive(text) }
+        cgtk_connect_load_changed(view, { _, event, data in
+            let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { page.loadChanged(event) }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    func load(_ uri: String) {
+        webkit_web_view_load_uri(view, uri)
+    }
+
+    var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }
+
+    // MARK: events in
+
+    private func loadChanged(_ event: WebKitLoadEvent) {
+        switch event {
+        case WEBKIT_LOAD_STARTED:
+            loadFinished = false
+        case WEBKIT_LOAD_COMMITTED:
+            // A new main-frame document: it must negotiate again.
+            handle(.documentCommitted)
+        case WEBKIT_LOAD_FINISHED:
+            loadFinished = true
+            onStateChanged?()
+        default:
+            break
+        }
+    }
+
+    private func receive(_ text: String) -> String {
+        var reply: Reply = .failure(id: nil, code: .unavailable)
+        let event: PageEvent
+        switch StudioMessageDecoder.decode(text, context: session.context) {
+        case .success(let inbound): event = .received(inbound)
+        case .failure(let failure): event = .rejected(failure)
+        }
+        for effect in reduce(event) {
+            if case .reply(let r) = effect { reply = r }
+        }
+        return reply.text
+    }
+
+    /// The user tapped a destination or the back button.
+    func tap(destination: String) { handle(.tapDestination(destination)) }
+    func tapBack() { handle(.tapBack) }
+
+    // MARK: effects out
+
+    private func handle(_ event: PageEvent) { _ = reduce(event) }
+
+    /// Reduces and carries out every effect but replies, which the caller returns to the page.
+    private func reduce(_ event: PageEvent) -> [PageEffect] {
+        let effects = session.reduce(event)
+        for effect in effects {
+            switch effect {
+            case .reply: break
+            case .send(let message): send(message)
+            case .chromeChanged(let chrome): onChromeChanged?(chrome)
+            }
+        }
+        onStateChanged?()
+        return effects
+    }
+
+    /// Calls the page's receiver with the message as an argument, and reports the answer.
+    private func send(_ message: HostMessage) {
+        let dict = g_variant_dict_new(nil)
+        g_variant_dict_insert_value(dict, "message", g_variant_new_string(message.envelope.text))
+        let arguments = g_variant_dict_end(dict)
+        g_variant_dict_unref(dict)
+        let box = Unmanaged.passRetained(DeliveryBox(page: self, message: message)).toOpaque()
+        webkit_web_view_call_async_javascript_function(view, BridgeScripts.receiverCall, -1, arguments, nil, nil, nil, { source, result, data in
+            let box = Unmanaged<DeliveryBox>.fromOpaque(data!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>? = nil
+            let value = webkit_web_view_call_async_javascript_function_finish(WebViewPointer(OpaquePointer(source)), result, &error)
+            let accepted = value.map { jsc_value_is_boolean($0) != 0 && jsc_value_to_boolean($0) != 0 } ?? false
+            unref(value)
+            if error != nil { g_error_free(error) }
+            MainActor.assumeIsolated { box.page?.handle(.delivered(box.message, accepted: accepted)) }
+        }, box)
+    }
+}
+
+/// Carries a sent message to the receiver's answer.
+private final class DeliveryBox {
+    weak var page: StudioPage?
+    let message: HostMessage
+    @MainActor init(page: StudioPage, message: HostMessage) { self.page = page; self.message = message }
+}
