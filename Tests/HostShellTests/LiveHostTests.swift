@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Real WebKit under the test's X server: the built binary opens the reference Studio.
+@Suite("Live host: negotiation and native chrome (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct LiveHostTests {
+    static func probe(_ device: String) throws -> [String: Any] {
+        let run = try HostShellBinary.run(["probe", "--reference", "--device", device, "--timeout", "60"])
+        #expect(run.status == 0, "probe failed: \(run.stderr)")
+        let line = try #require(run.stdout.split(separator: "\n").last, "no state printed: \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    static func ids(_ list: Any?) -> [String] { (list as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
+
+    @Test("phone: the handshake completes and the catalog becomes four tabs and More")
+    func phone() throws {
+        let state = try Self.probe("phone")
+        #expect(state["negotiated"] as? Bool == true)
+        #expect(state["frontendReady"] as? Bool == true)
+        #expect(state["context"] as? String == "main")
+        #expect(state["studioCapabilities"] as? [String] == ["deepLinks"])
+        let navigation = try #require(state["navigation"] as? [String: Any])
+        #expect(navigation["kind"] as? String == "tabs")
+        #expect(Self.ids(navigation["tabs"]) == ["overview", "screens", "media", "playlists"])
+        #expect(Self.ids(navigation["more"]) == ["groups", "schedules", "activity", "plugin:forms:approvals", "settings"])
+        #expect(navigation["selected"] as? String == "overview", "Studio's navigation/state selected the landing page")
+        #expect(state["backBar"] is NSNull, "a top-level page has no back bar")
+    }
+
+    @Test("tablet and desktop: a sidebar grouped like the catalog, with group titles", arguments: ["tablet", "desktop"])
+    func sidebar(_ device: String) throws {
+        let state = try Self.probe(device)
+        let navigation = try #require(state["navigation"] as? [String: Any])
+        #expect(navigation["kind"] as? String == "sidebar")
+        let groups = try #require(navigation["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["title"] as? String } == [nil, "Fleet", "Content", "Administration"])
+        #expect(groups.map { Self.ids($0["items"]).count } == [1, 2, 3, 3])
+    }
+
+    @Test("probe without a display says what to do and exits 2")
+    func noDisplay() throws {
+        let process = Process()
+        process.executableURL = HostShellBinary.url
+        process.arguments = ["probe", "--reference"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(message.contains("xvfb-run"), "\(message)")
+    }
+}
