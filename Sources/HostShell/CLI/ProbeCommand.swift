@@ -7,13 +7,14 @@ import Glibc
 /// or exits 1 with the state so far when that does not happen in time. A quick way to see what
 /// the host makes of a Studio, and what tests drive.
 enum ProbeCommand {
-    static let usage = "usage: hostshell probe (URL | --reference) [--device phone|tablet|desktop] [--timeout SECONDS]"
+    static let usage = "usage: hostshell probe (URL | --reference) [--device phone|tablet|desktop] [--timeout SECONDS] [--screenshot FILE.png]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var target: String?
         var reference = false
         var device = DeviceProfile.phone
         var timeout = 20.0
+        var screenshot: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -28,6 +29,11 @@ enum ProbeCommand {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
                 }
                 timeout = value
+            case "--screenshot":
+                guard let value = rest.popFirst(), value.hasSuffix(".png") else {
+                    throw UsageError("--screenshot takes a file name ending in .png")
+                }
+                screenshot = value
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown option \(argument); \(usage)") }
                 guard target == nil else { throw UsageError("probe takes one URL; \(usage)") }
@@ -48,9 +54,10 @@ enum ProbeCommand {
         guard gtk_init_check() != 0 else {
             throw UsageError("no display to open a window on: run under xvfb-run -a, or set DISPLAY")
         }
+        adw_init()  // Adwaita's stylesheet and light/dark handling
         MainLoop.installDispatchBridge()
         return MainActor.assumeIsolated {
-            Probe(url: target, origin: origin, device: device, timeout: timeout).run()
+            Probe(url: target, origin: origin, device: device, timeout: timeout, screenshot: screenshot).run()
         }
     }
 }
@@ -61,16 +68,20 @@ private final class Probe {
     var origin: Origin?
     let device: DeviceProfile
     let timeout: Double
+    let screenshot: String?
     let loop = g_main_loop_new(nil, 0)
     var server: FixtureServer?
     var page: StudioPage?
+    var window: StudioWindow?
     var succeeded = false
+    var settling = false
 
-    init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double) {
+    init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double, screenshot: String?) {
         self.url = url
         self.origin = origin
         self.device = device
         self.timeout = timeout
+        self.screenshot = screenshot
     }
 
     func run() -> Int32 {
@@ -94,14 +105,15 @@ private final class Probe {
         let page = StudioPage(networkSession: session, context: .main, profile: device, serverOrigin: origin,
                               available: [.nativeNavigation])
         self.page = page
-        let window = gtk_window_new()!
-        gtk_window_set_default_size(cgtk_window(window), Int32(device.windowSize.width), Int32(device.windowSize.height))
-        gtk_window_set_child(cgtk_window(window), cgtk_widget(UnsafeMutableRawPointer(page.view)))
-        gtk_window_present(cgtk_window(window))
+        let window = StudioWindow(page: page, title: "HostShell probe")
+        self.window = window
+        window.present()
         page.onStateChanged = { [unowned self] in
-            guard let page = self.page, page.session.negotiated, page.loadFinished,
+            guard !self.settling, let page = self.page, page.session.negotiated, page.loadFinished,
                   page.session.nativeChrome.layout != .none, page.session.activeDestinationId != nil else { return }
-            self.finish(success: true)
+            // Let the page paint before the state (and picture) is taken.
+            self.settling = true
+            MainLoop.after(milliseconds: 400) { [unowned self] in self.finish(success: true) }
         }
         page.load(address)
         MainLoop.after(milliseconds: UInt32(timeout * 1000)) { [unowned self] in self.finish(success: false) }
@@ -117,6 +129,9 @@ private final class Probe {
             report["url"] = page.uri.map(JSONValue.string) ?? .null
             report["loadFinished"] = .bool(page.loadFinished)
             print(JSONWriter.string(.object(report)))
+        }
+        if let screenshot, let window, !WindowSnapshot.savePNG(window.window, to: screenshot) {
+            printError("hostshell probe: could not save the screenshot to \(screenshot)")
         }
         if !success { printError("hostshell probe: the page did not negotiate and draw native chrome within \(Int(timeout)) s") }
         g_main_loop_quit(loop)

@@ -1,0 +1,76 @@
+import BridgeRuntime
+import CGtk
+
+/// The tablet and desktop sidebar: the catalog's groups in order, each with its title when it
+/// has one, as a keyboard-navigable list. Rows carry destination ids; activation goes to `onTap`.
+@MainActor
+final class Sidebar {
+    let widget: WidgetPointer
+    var onTap: (String) -> Void = { _ in }
+    private let list: WidgetPointer
+    private var rows: [(id: String, row: WidgetPointer)] = []
+    private var updatingSelection = false
+
+    init() {
+        list = gtk_list_box_new()!
+        gtk_widget_add_css_class(list, "navigation-sidebar")
+        gtk_list_box_set_selection_mode(cast(list), GTK_SELECTION_SINGLE)
+        widget = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(cast(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(cast(widget), list)
+        gtk_widget_set_size_request(widget, 220, -1)
+        gtk_widget_add_css_class(widget, "hostshell-sidebar")
+        onSignal(raw(list), "selected-rows-changed") { [weak self] in self?.selectionChanged() }
+    }
+
+    func show(groups: [DestinationGroup], selected: String?) {
+        updatingSelection = true
+        while let child = gtk_widget_get_first_child(list) { gtk_list_box_remove(cast(list), child) }
+        rows = []
+        for group in groups {
+            if let title = group.title {
+                let header = gtk_label_new(title)!
+                gtk_label_set_xalign(cast(header), 0)
+                gtk_widget_add_css_class(header, "heading")
+                gtk_widget_add_css_class(header, "dim-label")
+                gtk_widget_set_margin_top(header, 12)
+                gtk_widget_set_margin_start(header, 8)
+                let headerRow = gtk_list_box_row_new()!
+                gtk_list_box_row_set_child(cast(headerRow), header)
+                gtk_list_box_row_set_selectable(cast(headerRow), 0)
+                gtk_list_box_row_set_activatable(cast(headerRow), 0)
+                gtk_list_box_append(cast(list), headerRow)
+            }
+            for destination in group.items {
+                let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+                gtk_box_append(cast(box), gtk_image_new_from_icon_name(IconTokens.symbolicName(for: destination.icon)))
+                let label = gtk_label_new(destination.title)!
+                gtk_label_set_xalign(cast(label), 0)
+                gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+                gtk_box_append(cast(box), label)
+                let row = gtk_list_box_row_new()!
+                gtk_list_box_row_set_child(cast(row), box)
+                gtk_list_box_append(cast(list), row)
+                rows.append((destination.id, row))
+            }
+        }
+        updatingSelection = false
+        select(selected)
+    }
+
+    func select(_ id: String?) {
+        updatingSelection = true
+        if let row = rows.first(where: { $0.id == id })?.row {
+            gtk_list_box_select_row(cast(list), cast(row))
+        } else {
+            gtk_list_box_unselect_all(cast(list))
+        }
+        updatingSelection = false
+    }
+
+    private func selectionChanged() {
+        guard !updatingSelection, let selected = gtk_list_box_get_selected_row(cast(list)) else { return }
+        let pointer = UnsafeMutableRawPointer(selected)
+        if let id = rows.first(where: { UnsafeMutableRawPointer($0.row) == pointer })?.id { onTap(id) }
+    }
+}

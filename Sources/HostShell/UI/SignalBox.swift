@@ -1,0 +1,23 @@
+import CGtk
+
+/// Connects a GTK signal whose handler takes no arguments to a Swift closure. The closure box is
+/// retained by the connection and released when the widget is destroyed.
+@MainActor
+func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) {
+    cgtk_connect_void(instance, signal, { _, data in
+        let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
+        MainActor.assumeIsolated { box.body() }
+    }, Unmanaged.passRetained(ClosureBox(body)).toOpaque(), { data, _ in
+        Unmanaged<ClosureBox>.fromOpaque(data!).release()
+    })
+}
+
+/// A widget pointer as the untyped pointer GObject calls take.
+typealias WidgetPointer = UnsafeMutablePointer<GtkWidget>
+
+func raw(_ widget: WidgetPointer) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(widget) }
+
+/// GTK's typed upcasts: a widget pointer as the pointer type a `gtk_*` function takes, which is a
+/// typed pointer for complete structs (GtkBox, GtkButton, …) and opaque for the others.
+func cast<T>(_ widget: WidgetPointer) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(widget).assumingMemoryBound(to: T.self) }
+func cast(_ widget: WidgetPointer) -> OpaquePointer { OpaquePointer(widget) }
