@@ -18,6 +18,7 @@ typedef void (*CGtkProcessTerminatedCallback)(WebKitWebView *view, WebKitWebProc
                                               gpointer user_data);
 typedef gboolean (*CGtkDecidePolicyCallback)(WebKitWebView *view, WebKitPolicyDecision *decision,
                                              WebKitPolicyDecisionType type, gpointer user_data);
+typedef gboolean (*CGtkScriptDialogCallback)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 
@@ -38,6 +39,10 @@ static inline gulong cgtk_connect_process_terminated(WebKitWebView *view, CGtkPr
 static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecidePolicyCallback cb,
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "decide-policy", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_script_dialog(WebKitWebView *view, CGtkScriptDialogCallback cb,
+                                                gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "script-dialog", G_CALLBACK(cb), data, destroy, 0);
 }
 /* "script-message-with-reply-received::NAME" is a detailed signal: build the detail here. */
 static inline gulong cgtk_connect_reply_message(WebKitUserContentManager *manager, const char *handler,

@@ -59,3 +59,29 @@ struct LiveHostTests {
         #expect(message.contains("xvfb-run"), "\(message)")
     }
 }
+
+@Suite("Demo tour (real WebKit)", .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
+struct DemoTourTests {
+    @Test("the headless demo tours the reference Studio, writes state.json and a PNG per step, and exits 0")
+    func tour() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try HostShellBinary.run(["demo", "--headless", "--device", "phone", "--device", "desktop", "--out", out.path])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("Demo tour passed on phone, desktop."))
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("state.json"))) as? [String: Any])
+        #expect(state["tour"] as? Bool == true)
+        let devices = try #require(state["devices"] as? [String: Any])
+        let phone = try #require(devices["phone"] as? [String: Any])
+        #expect((phone["navigation"] as? [String: Any])?["kind"] as? String == "tabs")
+        #expect(((devices["desktop"] as? [String: Any])?["navigation"] as? [String: Any])?["kind"] as? String == "sidebar")
+        let steps = try #require(phone["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["name"] as? String } == ["negotiate", "tap-destination", "open-detail", "native-back", "roll-back"])
+        for step in steps {
+            #expect(step["ok"] as? Bool == true, "\(step)")
+            let file = try #require(step["screenshot"] as? String)
+            let png = try Data(contentsOf: out.appendingPathComponent(file))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(file) is a PNG")
+        }
+    }
+}

@@ -23,6 +23,9 @@ enum HostShellCommand {
         Commands:
           contract check FILE…   Run conformance corpora (the format of messages-v1.json) against
                                  this host's bridge codec; prints failures and "N passed, N failed".
+          demo [--headless] [--out DIR] [--device D]…
+                                 Run the bundled reference Studio; headless (automatic without a
+                                 display) it runs a scripted tour and writes state.json and PNGs.
           probe (URL | --reference) [--device phone|tablet|desktop] [--timeout S]
                                  Open a Studio in a window, wait for negotiation and native
                                  chrome, print the native state as JSON (needs a display).
@@ -44,11 +47,7 @@ enum HostShellCommand {
             case "contract": return try ContractCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
             case "probe": return try ProbeCommand.run(rest)
-            case "demo":
-                // Honest until the live host lands: say what is missing instead of pretending.
-                printError("hostshell demo: the live host (window, reference Studio, scripted tour) is not built yet.\n"
-                    + "What works today: hostshell contract check FILE…, and scripts/test.")
-                return ExitCode.failure
+            case "demo": return try DemoCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
                 return ExitCode.success

@@ -87,7 +87,7 @@ final class FixtureServer {
 
     /// `fixtures/studio` found from the executable's location (the build directory sits in the
     /// checkout), or `$HOSTSHELL_STUDIO_DIR`.
-    static func locateReferenceStudio() -> String? {
+    nonisolated static func locateReferenceStudio() -> String? {
         if let dir = getenv("HOSTSHELL_STUDIO_DIR") { return String(cString: dir) }
         var directory = takeGString(g_path_get_dirname(CommandLine.arguments[0])) ?? "."
         if let real = realpath(directory, nil) { directory = String(cString: real); free(real) }

@@ -15,6 +15,9 @@ final class StudioPage {
     var onChromeChanged: ((NativeChrome) -> Void)?
     /// Called after every event, for observers (state dumps, probes).
     var onStateChanged: (() -> Void)?
+    /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
+    /// WebKit's own dialog.
+    var confirmAnswer: Bool?
     private(set) var loadFinished = false
     private(set) var lastLoadError: String?
 
@@ -32,6 +35,21 @@ final class StudioPage {
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { page.loadChanged(event) }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        cgtk_connect_script_dialog(view, { _, dialog, data in
+            let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                guard let answer = page.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
+                    return 0  // WebKit shows its own dialog
+                }
+                webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
+                return 1
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Runs a script in the page world, for scripted tours and tests only (never with message content).
+    func evaluate(_ script: String) {
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
     }
 
     func load(_ uri: String) {

@@ -1,0 +1,126 @@
+import BridgeRuntime
+import CGtk
+import Foundation
+
+/// `hostshell demo`: the embedded default. Starts the reference Studio on a free loopback port
+/// with a throw-away profile and opens it. With `--headless` (automatic without a display) it
+/// starts its own Xvfb, runs the scripted tour on each device, writes `state.json` and a PNG per
+/// step to `--out`, prints a summary, and exits 0 only if every step did what it should.
+enum DemoCommand {
+    static let usage = "usage: hostshell demo [--headless] [--out DIR] [--device phone|tablet|desktop]… [--step-timeout SECONDS]"
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        var headless = false
+        var out = "demo-out"
+        var devices: [DeviceProfile] = []
+        var stepTimeout = 20.0
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--headless": headless = true
+            case "--out":
+                guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("--out takes a directory") }
+                out = value
+            case "--device":
+                guard let value = rest.popFirst(), let device = DeviceProfile(rawValue: value) else {
+                    throw UsageError("--device takes phone, tablet or desktop")
+                }
+                devices.append(device)
+            case "--step-timeout":
+                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                    throw UsageError("--step-timeout takes a number of seconds between 0 and 600")
+                }
+                stepTimeout = value
+            default:
+                throw UsageError("unknown argument \(argument); \(usage)")
+            }
+        }
+        let hasDisplay = ProcessInfo.processInfo.environment["DISPLAY"].map { !$0.isEmpty } ?? false
+            || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
+        if !hasDisplay { headless = true }
+        guard let root = FixtureServer.locateReferenceStudio() else {
+            throw UsageError("the reference Studio (fixtures/studio) was not found; set HOSTSHELL_STUDIO_DIR")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("cannot create the output directory \(out): \(error.localizedDescription)")
+        }
+        let display = headless && !hasDisplay ? try HeadlessDisplay.start() : nil
+        defer { display?.stop() }
+        guard gtk_init_check() != 0 else { throw UsageError("cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")") }
+        adw_init()
+        MainLoop.installDispatchBridge()
+        let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
+            let demo = Demo(root: root, out: out, devices: devices.isEmpty ? DeviceProfile.allCases : devices,
+                            stepTimeout: stepTimeout, tour: headless)
+            return Result { () throws(UsageError) in try demo.run() }
+        }
+        return try result.get()
+    }
+}
+
+@MainActor
+private final class Demo {
+    let root: String
+    let out: String
+    let devices: [DeviceProfile]
+    let stepTimeout: Double
+    let tour: Bool
+    let loop = g_main_loop_new(nil, 0)
+    var exitCode = ExitCode.failure
+
+    init(root: String, out: String, devices: [DeviceProfile], stepTimeout: Double, tour: Bool) {
+        self.root = root
+        self.out = out
+        self.devices = devices
+        self.stepTimeout = stepTimeout
+        self.tour = tour
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        let server = FixtureServer(root: root)
+        try server.start()
+        // A throw-away profile: its own website data and cache, removed at the end.
+        let profile = NSTemporaryDirectory() + "hostshell-demo-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let session = webkit_network_session_new(profile + "/data", profile + "/cache")!
+        webkit_cookie_manager_set_persistent_storage(webkit_network_session_get_cookie_manager(session),
+                                                     profile + "/data/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        print("Reference Studio at \(server.baseURL) (installation \(server.installationId))")
+        if !tour {
+            // Interactive: open the reference Studio as a phone app and run until the window closes.
+            let page = StudioPage(networkSession: session, context: .main, profile: devices.first ?? .phone,
+                                  serverOrigin: server.origin, available: [.nativeNavigation])
+            let window = StudioWindow(page: page, title: "Reference Studio — HostShell")
+            onSignal(raw(window.window), "destroy") { [loop] in g_main_loop_quit(loop) }
+            window.present()
+            page.load(server.baseURL + "/")
+            g_main_loop_run(loop)
+            return ExitCode.success
+        }
+        Task { @MainActor in
+            var reports = JSONObject()
+            var allPassed = true
+            for device in devices {
+                let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout)
+                await tour.run(networkSession: session)
+                reports[device.rawValue] = tour.report()
+                for step in tour.steps {
+                    print("\(step.ok ? "ok  " : "FAIL") \(device.rawValue) \(step.name): \(step.detail)"
+                          + (step.screenshot.map { " [\($0)]" } ?? ""))
+                }
+                allPassed = allPassed && tour.passed
+            }
+            let state: JSONValue = ["tour": .bool(allPassed), "devices": .object(reports)]
+            FileManager.default.createFile(atPath: out + "/state.json", contents: Data(JSONWriter.bytes(state)))
+            print("State: \(out)/state.json")
+            print(allPassed ? "Demo tour passed on \(devices.map(\.rawValue).joined(separator: ", "))." : "Demo tour FAILED.")
+            exitCode = allPassed ? ExitCode.success : ExitCode.failure
+            g_main_loop_quit(loop)
+        }
+        g_main_loop_run(loop)
+        server.stop()
+        return exitCode
+    }
+}
