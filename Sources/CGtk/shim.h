@@ -18,6 +18,7 @@ typedef void (*CGtkProcessTerminatedCallback)(WebKitWebView *view, WebKitWebProc
                                               gpointer user_data);
 typedef gboolean (*CGtkDecidePolicyCallback)(WebKitWebView *view, WebKitPolicyDecision *decision,
                                              WebKitPolicyDecisionType type, gpointer user_data);
+typedef void (*CGtkNotifyCallback)(GObject *object, GParamSpec *pspec, gpointer user_data);
 typedef gboolean (*CGtkScriptDialogCallback)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
@@ -27,6 +28,13 @@ typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *messag
 static inline gulong cgtk_connect_void(gpointer instance, const char *signal, CGtkVoidCallback cb,
                                        gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+/* "notify::PROPERTY" passes the GParamSpec before user_data: its own shape. */
+static inline gulong cgtk_connect_notify(gpointer instance, const char *property, CGtkNotifyCallback cb,
+                                         gpointer data, GClosureNotify destroy) {
+    char detailed[160];
+    g_snprintf(detailed, sizeof detailed, "notify::%s", property);
+    return g_signal_connect_data(instance, detailed, G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_load_changed(WebKitWebView *view, CGtkLoadChangedCallback cb,
                                                gpointer data, GClosureNotify destroy) {

@@ -40,6 +40,28 @@ struct LiveHostTests {
         #expect(groups.map { Self.ids($0["items"]).count } == [1, 2, 3, 3])
     }
 
+    static func probeTitle(_ arguments: [String]) throws -> [String: Any] {
+        let run = try HostShellBinary.run(["probe", "--reference", "--until-title", "done:", "--timeout", "60"] + arguments)
+        #expect(run.status == 0, "probe failed: \(run.stderr)")
+        let line = try #require(run.stdout.split(separator: "\n").last, "no state printed: \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test("a cross-origin iframe gets no handler, cannot reach the top frame's, and nothing reaches the host")
+    func crossOriginFrame() throws {
+        let state = try Self.probeTitle(["--path", "/__test/cross-frame.html"])
+        #expect(state["title"] as? String == "done:frame-handler=false;frame-reply=none+top-blocked")
+        #expect(state["messagesReceived"] as? Int == 0)
+    }
+
+    @Test("a top page that is not on the server's origin is refused by the relay with forbidden, before the host")
+    func offOriginPage() throws {
+        let state = try Self.probeTitle(["--path", "/__test/off-origin.html", "--host", "localhost"])
+        #expect((state["url"] as? String)?.hasPrefix("http://localhost:") == true)
+        #expect(state["title"] as? String == "done:reply=forbidden")
+        #expect(state["messagesReceived"] as? Int == 0)
+    }
+
     @Test("probe without a display says what to do and exits 2")
     func noDisplay() throws {
         let process = Process()

@@ -52,7 +52,7 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
         return .success(ServerAddress(origin: origin, normalized: normalized))
     }
 
-    static func isValidHost(_ host: String) -> Bool {
+    public static func isValidHost(_ host: String) -> Bool {
         if host.contains(":") {
             return host.unicodeScalars.allSatisfy { $0.isASCIIHexDigit || $0 == ":" || $0 == "." }
         }

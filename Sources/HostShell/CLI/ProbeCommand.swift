@@ -7,7 +7,10 @@ import Glibc
 /// or exits 1 with the state so far when that does not happen in time. A quick way to see what
 /// the host makes of a Studio, and what tests drive.
 enum ProbeCommand {
-    static let usage = "usage: hostshell probe (URL | --reference) [--device phone|tablet|desktop] [--timeout SECONDS] [--screenshot FILE.png]"
+    static let usage = """
+        usage: hostshell probe (URL | --reference [--path PATH] [--host NAME]) [--device phone|tablet|desktop]
+                               [--timeout SECONDS] [--screenshot FILE.png] [--until-title PREFIX]
+        """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var target: String?
@@ -15,6 +18,9 @@ enum ProbeCommand {
         var device = DeviceProfile.phone
         var timeout = 20.0
         var screenshot: String?
+        var path = "/"
+        var host: String?
+        var untilTitle: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -29,6 +35,20 @@ enum ProbeCommand {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
                 }
                 timeout = value
+            case "--path":
+                guard let value = rest.popFirst(), StudioPath.checkSafe(value, maxLength: 2048) == nil else {
+                    throw UsageError("--path takes a path on the reference Studio, starting with /")
+                }
+                path = value
+            case "--host":
+                // Load the reference Studio under another host name (another origin, same server).
+                guard let value = rest.popFirst(), ServerAddress.isValidHost(value), ServerAddress.isLocal(value) else {
+                    throw UsageError("--host takes a local host name such as localhost")
+                }
+                host = value
+            case "--until-title":
+                guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("--until-title takes a title prefix") }
+                untilTitle = value
             case "--screenshot":
                 guard let value = rest.popFirst(), value.hasSuffix(".png") else {
                     throw UsageError("--screenshot takes a file name ending in .png")
@@ -41,6 +61,7 @@ enum ProbeCommand {
             }
         }
         guard reference != (target != nil) else { throw UsageError(usage) }
+        if !reference && (path != "/" || host != nil) { throw UsageError("--path and --host go with --reference") }
         var origin: Origin? = nil
         if let target {
             switch ServerAddress.parse(target) {
@@ -57,7 +78,8 @@ enum ProbeCommand {
         adw_init()  // Adwaita's stylesheet and light/dark handling
         MainLoop.installDispatchBridge()
         return MainActor.assumeIsolated {
-            Probe(url: target, origin: origin, device: device, timeout: timeout, screenshot: screenshot).run()
+            Probe(url: target, origin: origin, device: device, timeout: timeout, screenshot: screenshot,
+                  path: path, host: host, untilTitle: untilTitle).run()
         }
     }
 }
@@ -69,6 +91,9 @@ private final class Probe {
     let device: DeviceProfile
     let timeout: Double
     let screenshot: String?
+    let path: String
+    let host: String?
+    let untilTitle: String?
     let loop = g_main_loop_new(nil, 0)
     var server: FixtureServer?
     var page: StudioPage?
@@ -76,7 +101,11 @@ private final class Probe {
     var succeeded = false
     var settling = false
 
-    init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double, screenshot: String?) {
+    init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double, screenshot: String?,
+         path: String, host: String?, untilTitle: String?) {
+        self.path = path
+        self.host = host
+        self.untilTitle = untilTitle
         self.url = url
         self.origin = origin
         self.device = device
@@ -98,7 +127,7 @@ private final class Probe {
             }
             self.server = server
             origin = server.origin
-            address = server.baseURL + "/"
+            address = "http://\(host ?? "127.0.0.1"):\(server.port)" + path
         }
         guard let origin, let address else { return ExitCode.usage }
         let session = webkit_network_session_new_ephemeral()!
@@ -108,17 +137,29 @@ private final class Probe {
         let window = StudioWindow(page: page, title: "HostShell probe")
         self.window = window
         window.present()
-        page.onStateChanged = { [unowned self] in
-            guard !self.settling, let page = self.page, page.session.negotiated, page.loadFinished,
-                  page.session.nativeChrome.layout != .none, page.session.activeDestinationId != nil else { return }
-            // Let the page paint before the state (and picture) is taken.
-            self.settling = true
-            MainLoop.after(milliseconds: 400) { [unowned self] in self.finish(success: true) }
+        page.onStateChanged = { [unowned self] in self.check() }
+        if untilTitle != nil {
+            // Titles change without bridge traffic: look at them as the page runs.
+            onNotify(UnsafeMutableRawPointer(page.view), "title") { [unowned self] in self.check() }
         }
         page.load(address)
         MainLoop.after(milliseconds: UInt32(timeout * 1000)) { [unowned self] in self.finish(success: false) }
         g_main_loop_run(loop)
         return succeeded ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Done when the page shows the title asked for, or else when it negotiated and has chrome.
+    func check() {
+        guard !settling, let page else { return }
+        if let untilTitle {
+            guard page.title?.hasPrefix(untilTitle) == true else { return }
+        } else {
+            guard page.session.negotiated, page.loadFinished, page.session.nativeChrome.layout != .none,
+                  page.session.activeDestinationId != nil else { return }
+        }
+        // Let the page paint before the state (and picture) is taken.
+        settling = true
+        MainLoop.after(milliseconds: 400) { [unowned self] in self.finish(success: true) }
     }
 
     func finish(success: Bool) {
@@ -128,6 +169,8 @@ private final class Probe {
             var report = StateReport.json(page.session).objectValue ?? JSONObject()
             report["url"] = page.uri.map(JSONValue.string) ?? .null
             report["loadFinished"] = .bool(page.loadFinished)
+            report["title"] = page.title.map(JSONValue.string) ?? .null
+            report["messagesReceived"] = .number(Double(page.messagesReceived))
             print(JSONWriter.string(.object(report)))
         }
         if let screenshot, let window, !WindowSnapshot.savePNG(window.window, to: screenshot) {

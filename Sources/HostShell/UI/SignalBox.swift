@@ -1,10 +1,22 @@
 import CGtk
 
-/// Connects a GTK signal whose handler takes no arguments to a Swift closure. The closure box is
+/// Connects a GTK signal whose handler takes no arguments (C shape `(instance, user_data)`:
+/// "clicked", "destroy", …) to a Swift closure. The closure box is
 /// retained by the connection and released when the widget is destroyed.
 @MainActor
 func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) {
     cgtk_connect_void(instance, signal, { _, data in
+        let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
+        MainActor.assumeIsolated { box.body() }
+    }, Unmanaged.passRetained(ClosureBox(body)).toOpaque(), { data, _ in
+        Unmanaged<ClosureBox>.fromOpaque(data!).release()
+    })
+}
+
+/// Runs `body` whenever the object's `property` changes ("notify::PROPERTY").
+@MainActor
+func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String, _ body: @escaping @MainActor () -> Void) {
+    cgtk_connect_notify(instance, property, { _, _, data in
         let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
         MainActor.assumeIsolated { box.body() }
     }, Unmanaged.passRetained(ClosureBox(body)).toOpaque(), { data, _ in

@@ -18,6 +18,8 @@ final class StudioPage {
     /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
     /// WebKit's own dialog.
     var confirmAnswer: Bool?
+    /// Messages that reached the host through the bridge (decoded or not).
+    private(set) var messagesReceived = 0
     private(set) var loadFinished = false
     private(set) var lastLoadError: String?
 
@@ -75,7 +77,10 @@ final class StudioPage {
         }
     }
 
+    var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
+
     private func receive(_ text: String) -> String {
+        messagesReceived += 1
         var reply: Reply = .failure(id: nil, code: .unavailable)
         let event: PageEvent
         switch StudioMessageDecoder.decode(text, context: session.context) {
