@@ -23,6 +23,10 @@ enum HostShellCommand {
         Commands:
           contract check FILE…   Run conformance corpora (the format of messages-v1.json) against
                                  this host's bridge codec; prints failures and "N passed, N failed".
+          server add URL [--name NAME] [--allow-http] | list [--json] | remove ID
+                                 The saved servers: verified by their identity, stored under
+                                 $XDG_CONFIG_HOME/hostshell/servers.json.
+          serve --reference      Serve the reference Studio on a free loopback port.
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
                                  display) it runs a scripted tour and writes state.json and PNGs.
@@ -47,6 +51,8 @@ enum HostShellCommand {
             case "contract": return try ContractCommand.run(rest)
             case "bench": return try BenchCommand.run(rest)
             case "probe": return try ProbeCommand.run(rest)
+            case "server": return try ServerCommand.run(rest)
+            case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)

@@ -1,0 +1,49 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// `hostshell serve --reference [--installation UUID]`: serves the reference Studio on a free
+/// loopback port until interrupted; prints its address first. For trying the reference Studio in
+/// a browser, and for tests that need a real server.
+enum ServeCommand {
+    static let usage = "usage: hostshell serve --reference [--installation UUID] [--organization NAME]"
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        var reference = false
+        var installation = "7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e"
+        var organization = "Reference Studio"
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--reference": reference = true
+            case "--installation":
+                guard let value = rest.popFirst(), Patterns.isUUID(value) else { throw UsageError("--installation takes a UUID") }
+                installation = value.lowercased()
+            case "--organization":
+                guard let value = rest.popFirst(), Patterns.hasLength(value, in: 1...200) else {
+                    throw UsageError("--organization takes a name of 1–200 characters")
+                }
+                organization = value
+            default: throw UsageError(usage)
+            }
+        }
+        guard reference else { throw UsageError(usage) }
+        guard let root = FixtureServer.locateReferenceStudio() else {
+            throw UsageError("the reference Studio (fixtures/studio) was not found; set HOSTSHELL_STUDIO_DIR")
+        }
+        let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
+            let server = FixtureServer(root: root, installationId: installation, organizationName: organization)
+            do throws(UsageError) { try server.start() } catch { return .failure(error) }
+            print(server.baseURL)
+            fflush(nil)  // the address must reach a reading parent at once
+            let loop = g_main_loop_new(nil, 0)
+            for signal in [SIGINT, SIGTERM] {
+                g_unix_signal_add(signal, { data in g_main_loop_quit(OpaquePointer(data)); return 0 }, UnsafeMutableRawPointer(loop))
+            }
+            g_main_loop_run(loop)
+            server.stop()
+            return .success(ExitCode.success)
+        }
+        return try result.get()
+    }
+}
