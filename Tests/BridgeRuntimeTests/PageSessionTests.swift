@@ -167,3 +167,36 @@ struct PageSessionTests {
         #expect(IconTokens.symbolicName(for: "door-calendar") == IconTokens.generic)
     }
 }
+
+@Suite("Loading: reveal rule, crash limit, navigation targets")
+struct LoadingPolicyTests {
+    @Test("the page is revealed when loaded and a catalog arrived, or 300 ms after loading")
+    func reveal() {
+        #expect(!LoadingPolicy.shouldReveal(loadFinished: false, catalogArrived: true, secondsSinceFinished: 9))
+        #expect(LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: true, secondsSinceFinished: 0))
+        #expect(!LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: false, secondsSinceFinished: 0.29))
+        #expect(LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: false, secondsSinceFinished: 0.3))
+    }
+
+    @Test("more than two web-process deaths within 30 s stop the reloads")
+    func crashes() {
+        var limiter = CrashLimiter()
+        #expect(limiter.recordDeath(at: 0))
+        #expect(limiter.recordDeath(at: 10))
+        #expect(!limiter.recordDeath(at: 20), "third death within 30 s")
+        var spaced = CrashLimiter()
+        #expect(spaced.recordDeath(at: 0) && spaced.recordDeath(at: 20) && spaced.recordDeath(at: 40), "old deaths age out")
+    }
+
+    @Test("links to other origins open in the browser; the server's own stay; odd schemes are refused")
+    func targets() throws {
+        let origin = try #require(Origin(url: "https://studio.example.org"))
+        #expect(NavigationTarget.decide(url: "https://studio.example.org/screens", serverOrigin: origin) == .stay)
+        #expect(NavigationTarget.decide(url: "https://STUDIO.example.org:443/x", serverOrigin: origin) == .stay)
+        #expect(NavigationTarget.decide(url: "https://docs.example.org/", serverOrigin: origin) == .openInBrowser)
+        #expect(NavigationTarget.decide(url: "http://studio.example.org/", serverOrigin: origin) == .openInBrowser)
+        #expect(NavigationTarget.decide(url: "mailto:help@example.org", serverOrigin: origin) == .openInBrowser)
+        #expect(NavigationTarget.decide(url: "file:///etc/passwd", serverOrigin: origin) == .refuse)
+        #expect(NavigationTarget.decide(url: "javascript:alert(1)", serverOrigin: origin) == .refuse)
+    }
+}

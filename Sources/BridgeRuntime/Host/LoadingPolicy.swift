@@ -1,0 +1,43 @@
+/// When the page is revealed and when a crashing web process is given up on (§4 "Loading").
+public enum LoadingPolicy {
+    /// Reveal the page once WebKit finished loading and either a catalog arrived or this much
+    /// time passed since, so Studio's own chrome never flashes before the native one.
+    public static let revealDelay = 0.3
+
+    public static func shouldReveal(loadFinished: Bool, catalogArrived: Bool, secondsSinceFinished: Double) -> Bool {
+        loadFinished && (catalogArrived || secondsSinceFinished >= revealDelay)
+    }
+}
+
+/// Counts web-process deaths: reload after each, but more than two within 30 s shows an
+/// error screen instead of another reload.
+public struct CrashLimiter: Sendable, Equatable {
+    public static let window = 30.0
+    public static let maxDeaths = 2
+    public private(set) var deaths: [Double] = []
+
+    public init() {}
+
+    /// Records a death at `time` (seconds, any monotonic clock); true means reload.
+    public mutating func recordDeath(at time: Double) -> Bool {
+        deaths = deaths.filter { time - $0 < Self.window } + [time]
+        return deaths.count <= Self.maxDeaths
+    }
+}
+
+/// Where a main-frame navigation may go: the server's own origin stays in the app; anything
+/// else on the web opens in the system browser; other schemes are refused.
+public enum NavigationTarget: Sendable, Equatable {
+    case stay
+    case openInBrowser
+    case refuse
+
+    public static func decide(url: String, serverOrigin: Origin) -> NavigationTarget {
+        let lowered = url.lowercased()
+        if lowered.hasPrefix("about:blank") { return .stay }
+        guard let origin = Origin(url: url) else {
+            return lowered.hasPrefix("mailto:") ? .openInBrowser : .refuse
+        }
+        return origin == serverOrigin ? .stay : .openInBrowser
+    }
+}
