@@ -18,6 +18,8 @@ typedef void (*CGtkProcessTerminatedCallback)(WebKitWebView *view, WebKitWebProc
                                               gpointer user_data);
 typedef gboolean (*CGtkDecidePolicyCallback)(WebKitWebView *view, WebKitPolicyDecision *decision,
                                              WebKitPolicyDecisionType type, gpointer user_data);
+typedef gboolean (*CGtkLoadFailedCallback)(WebKitWebView *view, WebKitLoadEvent event, gchar *uri, GError *error,
+                                           gpointer user_data);
 typedef void (*CGtkNotifyCallback)(GObject *object, GParamSpec *pspec, gpointer user_data);
 typedef gboolean (*CGtkScriptDialogCallback)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
@@ -39,6 +41,10 @@ static inline gulong cgtk_connect_notify(gpointer instance, const char *property
 static inline gulong cgtk_connect_load_changed(WebKitWebView *view, CGtkLoadChangedCallback cb,
                                                gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "load-changed", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_load_failed(WebKitWebView *view, CGtkLoadFailedCallback cb,
+                                              gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "load-failed", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_process_terminated(WebKitWebView *view, CGtkProcessTerminatedCallback cb,
                                                      gpointer data, GClosureNotify destroy) {

@@ -6,9 +6,10 @@ final class ReferenceServer {
     let process = Process()
     let url: String
 
-    init(installation: String? = nil) throws {
+    init(installation: String? = nil, port: Int? = nil) throws {
         process.executableURL = HostShellBinary.url
         process.arguments = ["serve", "--reference"] + (installation.map { ["--installation", $0] } ?? [])
+            + (port.map { ["--port", String($0)] } ?? [])
         // The first line of its output is the address; read it from a file, with a deadline.
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-serve-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -25,7 +26,18 @@ final class ReferenceServer {
         #expect(url.hasPrefix("http://127.0.0.1:"), "the reference server did not start")
     }
 
+    var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<100 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     deinit {
+        guard process.isRunning else { return }
         process.terminate()
         for _ in 0..<100 where process.isRunning { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // never hang the suite

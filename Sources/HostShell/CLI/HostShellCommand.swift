@@ -26,6 +26,9 @@ enum HostShellCommand {
           server add URL [--name NAME] [--allow-http] | list [--json] | remove ID
                                  The saved servers: verified by their identity, stored under
                                  $XDG_CONFIG_HOME/hostshell/servers.json.
+          open [SERVER] [--device D] [--inspector] [--check]
+                                 Open a saved server's Studio in its own window, with its own
+                                 website data; --check reports what shows and exits.
           serve --reference      Serve the reference Studio on a free loopback port.
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
@@ -52,6 +55,7 @@ enum HostShellCommand {
             case "bench": return try BenchCommand.run(rest)
             case "probe": return try ProbeCommand.run(rest)
             case "server": return try ServerCommand.run(rest)
+            case "open": return try OpenCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "help", "--help", "-h":

@@ -6,12 +6,13 @@ import Glibc
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
 /// a browser, and for tests that need a real server.
 enum ServeCommand {
-    static let usage = "usage: hostshell serve --reference [--installation UUID] [--organization NAME]"
+    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var reference = false
         var installation = "7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e"
         var organization = "Reference Studio"
+        var port = 0
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -19,6 +20,11 @@ enum ServeCommand {
             case "--installation":
                 guard let value = rest.popFirst(), Patterns.isUUID(value) else { throw UsageError("--installation takes a UUID") }
                 installation = value.lowercased()
+            case "--port":
+                guard let value = rest.popFirst().flatMap(Int.init), (1...65535).contains(value) else {
+                    throw UsageError("--port takes a port number from 1 to 65535")
+                }
+                port = value
             case "--organization":
                 guard let value = rest.popFirst(), Patterns.hasLength(value, in: 1...200) else {
                     throw UsageError("--organization takes a name of 1–200 characters")
@@ -33,7 +39,7 @@ enum ServeCommand {
         }
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let server = FixtureServer(root: root, installationId: installation, organizationName: organization)
-            do throws(UsageError) { try server.start() } catch { return .failure(error) }
+            do throws(UsageError) { try server.start(port: port) } catch { return .failure(error) }
             print(server.baseURL)
             fflush(nil)  // the address must reach a reading parent at once
             let loop = g_main_loop_new(nil, 0)

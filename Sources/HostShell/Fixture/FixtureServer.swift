@@ -28,10 +28,10 @@ final class FixtureServer {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
-    /// Listens on 127.0.0.1 at a port the system picks.
-    func start() throws(UsageError) {
+    /// Listens on 127.0.0.1 at `port`, or at a port the system picks.
+    func start(port requested: Int = 0) throws(UsageError) {
         var error: UnsafeMutablePointer<GError>? = nil
-        guard soup_server_listen_local(server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+        guard soup_server_listen_local(server, guint(requested), SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_clear_error(&error)
             throw UsageError("cannot start the reference Studio's server: \(reason)")

@@ -12,6 +12,13 @@ final class StudioWindow {
     private let sidebar = Sidebar()
     private let backBar = BackBarView()
     private var layout: NavigationLayout = .none
+    private let stack: WidgetPointer
+    private let statusTitle: WidgetPointer
+    private let statusDetail: WidgetPointer
+    private let statusIcon: WidgetPointer
+    private let spinner: WidgetPointer
+    private let retryButton: WidgetPointer
+    private var retry: (() -> Void)?
 
     init(page: StudioPage, title: String) {
         self.page = page
@@ -33,7 +40,39 @@ final class StudioWindow {
         gtk_box_append(cast(root), sidebar.widget)
         gtk_box_append(cast(root), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
         gtk_box_append(cast(root), content)
-        gtk_window_set_child(cast(window), root)
+
+        // Loading and failure share one status page: the loading mark (a spinner, which GTK
+        // shows still when animations are off) or an icon, a title, a detail and Retry.
+        let status = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        gtk_widget_set_valign(status, GTK_ALIGN_CENTER)
+        gtk_widget_set_margin_start(status, 32)
+        gtk_widget_set_margin_end(status, 32)
+        spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 48, 48)
+        statusIcon = gtk_image_new_from_icon_name("network-offline-symbolic")!
+        gtk_image_set_pixel_size(cast(statusIcon), 64)
+        gtk_widget_add_css_class(statusIcon, "dim-label")
+        statusTitle = gtk_label_new("")!
+        gtk_widget_add_css_class(statusTitle, "title-2")
+        gtk_label_set_wrap(cast(statusTitle), 1)
+        gtk_label_set_justify(cast(statusTitle), GTK_JUSTIFY_CENTER)
+        statusDetail = gtk_label_new("")!
+        gtk_label_set_wrap(cast(statusDetail), 1)
+        gtk_label_set_justify(cast(statusDetail), GTK_JUSTIFY_CENTER)
+        gtk_label_set_selectable(cast(statusDetail), 1)
+        retryButton = gtk_button_new_with_mnemonic("_Retry")!
+        gtk_widget_add_css_class(retryButton, "pill")
+        gtk_widget_add_css_class(retryButton, "suggested-action")
+        gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
+        for widget in [spinner, statusIcon, statusTitle, statusDetail, retryButton] { gtk_box_append(cast(status), widget) }
+
+        stack = gtk_stack_new()!
+        gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_add_named(cast(stack), status, "status")
+        gtk_stack_add_named(cast(stack), root, "content")
+        gtk_window_set_child(cast(window), stack)
+        gtk_stack_set_visible_child_name(cast(stack), "content")
+        onSignal(raw(retryButton), "clicked") { [weak self] in self?.retry?() }
 
         tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
         sidebar.onTap = { [weak page] id in page?.tap(destination: id) }
@@ -44,6 +83,51 @@ final class StudioWindow {
     }
 
     func present() { gtk_window_present(cast(window)) }
+
+    /// The loading mark with what is happening ("Verifying …", "Loading …").
+    func showLoading(_ text: String) {
+        gtk_spinner_start(cast(spinner))
+        gtk_widget_set_visible(spinner, 1)
+        gtk_widget_set_visible(statusIcon, 0)
+        gtk_widget_set_visible(retryButton, 0)
+        gtk_label_set_text(cast(statusTitle), text)
+        gtk_label_set_text(cast(statusDetail), "")
+        gtk_stack_set_visible_child_name(cast(stack), "status")
+    }
+
+    /// A failure screen: what went wrong, what to do, and Retry when retrying can help.
+    func showError(title: String, detail: String, icon: String = "network-offline-symbolic", retry: (() -> Void)?) {
+        gtk_spinner_stop(cast(spinner))
+        gtk_widget_set_visible(spinner, 0)
+        gtk_image_set_from_icon_name(cast(statusIcon), icon)
+        gtk_widget_set_visible(statusIcon, 1)
+        gtk_label_set_text(cast(statusTitle), title)
+        gtk_label_set_text(cast(statusDetail), detail)
+        self.retry = retry
+        gtk_widget_set_visible(retryButton, retry == nil ? 0 : 1)
+        gtk_stack_set_visible_child_name(cast(stack), "status")
+        if retry != nil { gtk_widget_grab_focus(retryButton) }
+    }
+
+    /// Shows the page and its native chrome.
+    func reveal() {
+        gtk_spinner_stop(cast(spinner))
+        gtk_stack_set_visible_child_name(cast(stack), "content")
+    }
+
+    var isRevealed: Bool {
+        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) } == "content"
+    }
+
+    /// What the window shows, for state dumps.
+    var screen: String {
+        if isRevealed { return "page" }
+        return gtk_widget_get_visible(retryButton) != 0 || gtk_widget_get_visible(statusIcon) != 0 ? "error" : "loading"
+    }
+
+    var statusText: (title: String, detail: String) {
+        (String(cString: gtk_label_get_text(cast(statusTitle))), String(cString: gtk_label_get_text(cast(statusDetail))))
+    }
 
     private func show(_ chrome: NativeChrome) {
         if chrome.layout != layout {

@@ -1,0 +1,140 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// One saved server opened in a window: its own persistent website data, its identity checked
+/// before anything loads, the loading mark until the reveal rule holds, clear failure screens
+/// with Retry, web-process crash recovery, and links to other origins sent to the browser.
+@MainActor
+final class OpenSession {
+    let record: ServerRecord
+    let page: StudioPage
+    let window: StudioWindow
+    private let networkSession: NetworkSessionPointer
+    private var crashes = CrashLimiter()
+    private var finishedAt: Double?
+    /// Called whenever what the window shows changes (for `--check` and state dumps).
+    var onScreenChanged: (() -> Void)?
+
+    init(record: ServerRecord, device: DeviceProfile, inspector: Bool) {
+        self.record = record
+        let directories = ServerStoreFile.profileDirectories(for: record.id)
+        g_mkdir_with_parents(directories.data, 0o700)
+        g_mkdir_with_parents(directories.cache, 0o700)
+        networkSession = webkit_network_session_new(directories.data, directories.cache)
+        // Cookies are memory-only unless told otherwise: keep this server's sign-in.
+        webkit_cookie_manager_set_persistent_storage(webkit_network_session_get_cookie_manager(networkSession),
+                                                     directories.data + "/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        page = StudioPage(networkSession: networkSession, context: .main, profile: device,
+                          serverOrigin: record.address.origin, available: [.nativeNavigation])
+        let settings = webkit_web_view_get_settings(page.view)
+        webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
+        webkit_settings_set_user_agent(settings, DeviceUserAgent.string(for: device))
+        window = StudioWindow(page: page, title: "\(record.name) — HostShell")
+        page.onStateChanged = { [weak self] in self?.checkReveal() }
+        connectSignals()
+    }
+
+    func start() {
+        window.present()
+        verifyAndLoad()
+    }
+
+    /// Checks the server's identity, then loads Studio; every failure gets a screen with Retry.
+    func verifyAndLoad() {
+        window.showLoading("Connecting to \(record.name)…")
+        finishedAt = nil
+        onScreenChanged?()
+        // Let the loading mark paint before the (up to 10 s) identity check.
+        MainLoop.after(milliseconds: 30) { [weak self] in
+            guard let self else { return }
+            switch IdentityClient.fetch(self.record.address) {
+            case .failure(let error):
+                self.window.showError(title: "Can't reach \(self.record.name)",
+                                      detail: error.message + "\nCheck that the server is running and this computer is on its network.",
+                                      retry: { [weak self] in self?.verifyAndLoad() })
+            case .success(let identity):
+                if let explanation = self.record.verify(identity).explanation {
+                    self.window.showError(title: "This is not the server you saved", detail: explanation,
+                                          icon: "dialog-warning-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                } else {
+                    self.window.showLoading("Loading \(self.record.name)…")
+                    self.page.load(self.record.address.origin.description + "/")
+                }
+            }
+            self.onScreenChanged?()
+        }
+    }
+
+    private func checkReveal() {
+        guard !window.isRevealed, page.loadFinished else { return }
+        let now = monotonicSeconds()
+        if finishedAt == nil {
+            finishedAt = now
+            MainLoop.after(milliseconds: UInt32(LoadingPolicy.revealDelay * 1000) + 10) { [weak self] in self?.checkReveal() }
+        }
+        if LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: page.session.catalog != nil,
+                                      secondsSinceFinished: now - (finishedAt ?? now)) {
+            window.reveal()
+            onScreenChanged?()
+        }
+    }
+
+    private func connectSignals() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        cgtk_connect_load_failed(page.view, { _, _, uri, error, data in
+            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            let cancelled = error.map { $0.pointee.domain == webkit_network_error_quark() && $0.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue } ?? false
+            let ignored = error.map { $0.pointee.domain == webkit_policy_error_quark() } ?? false
+            guard !cancelled && !ignored else { return 0 }
+            let where_ = uri.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated {
+                session.window.showError(title: "\(session.record.name) could not be loaded",
+                                         detail: "\(reason)\n\(where_)", retry: { [weak session] in session?.verifyAndLoad() })
+                session.onScreenChanged?()
+            }
+            return 1
+        }, me, nil)
+        cgtk_connect_process_terminated(page.view, { view, reason, data in
+            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                if session.crashes.recordDeath(at: monotonicSeconds()) {
+                    session.window.showLoading("Studio stopped unexpectedly; reloading…")
+                    session.finishedAt = nil
+                    webkit_web_view_reload(view)
+                } else {
+                    session.window.showError(title: "Studio keeps stopping",
+                                             detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "out of memory" : "crashed")). Retry when the server's Studio is fixed.",
+                                             icon: "dialog-error-symbolic", retry: { [weak session] in session?.verifyAndLoad() })
+                }
+                session.onScreenChanged?()
+            }
+        }, me, nil)
+        cgtk_connect_decide_policy(page.view, { _, decision, type, data in
+            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+            guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return 0 }
+            let action = webkit_navigation_policy_decision_get_navigation_action(OpaquePointer(decision))
+            guard let request = webkit_navigation_action_get_request(action), let raw = webkit_uri_request_get_uri(request) else { return 0 }
+            let url = String(cString: raw)
+            let target = MainActor.assumeIsolated { NavigationTarget.decide(url: url, serverOrigin: session.record.address.origin) }
+            if target == .stay && type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION { return 0 }
+            webkit_policy_decision_ignore(decision)
+            // Auxiliary windows never get a bridge: same-origin popups open in the browser too.
+            if target != .refuse { g_app_info_launch_default_for_uri(url, nil, nil) }
+            return 1
+        }, me, nil)
+    }
+}
+
+/// User agents of the devices a window imitates, so Studio's responsive layout sees what the
+/// phone or tablet app would. (Studio detects the host by its handler, never by the UA.)
+enum DeviceUserAgent {
+    static func string(for device: DeviceProfile) -> String {
+        switch device {
+        case .phone: return "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 HostShell/0.1"
+        case .tablet: return "Mozilla/5.0 (iPad; CPU OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 HostShell/0.1"
+        case .desktop: return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) HostShell/0.1"
+        }
+    }
+}

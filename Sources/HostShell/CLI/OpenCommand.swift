@@ -1,0 +1,95 @@
+import BridgeRuntime
+import CGtk
+import Foundation
+
+/// `hostshell open [SERVER] [--device D] [--inspector] [--check]`: opens a saved server's Studio
+/// in its own window. `--check` waits until the page is revealed or a failure screen shows,
+/// prints what the window shows as JSON and exits (0 when revealed) — headless if need be.
+enum OpenCommand {
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--check [--timeout SECONDS]]"
+
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        var id: String?
+        var device = DeviceProfile.desktop
+        var inspector = false
+        var check = false
+        var timeout = 30.0
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--device":
+                guard let value = rest.popFirst(), let profile = DeviceProfile(rawValue: value) else {
+                    throw UsageError("--device takes phone, tablet or desktop")
+                }
+                device = profile
+            case "--inspector": inspector = true
+            case "--check": check = true
+            case "--timeout":
+                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                    throw UsageError("--timeout takes a number of seconds between 0 and 600")
+                }
+                timeout = value
+            default:
+                guard !argument.hasPrefix("-"), id == nil else { throw UsageError(usage) }
+                id = argument
+            }
+        }
+        let records = try ServerStoreFile.standard.load()
+        let record: ServerRecord
+        if let id {
+            guard let found = records.first(where: { $0.id == id }) else {
+                throw UsageError("no saved server \"\(id)\"; hostshell server list shows them")
+            }
+            record = found
+        } else if records.count == 1 {
+            record = records[0]
+        } else if records.isEmpty {
+            throw UsageError("no servers saved yet: add one with hostshell server add URL (or try hostshell demo)")
+        } else {
+            throw UsageError("several servers are saved; name one: \(records.map(\.id).joined(separator: ", "))")
+        }
+        let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
+            || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        let display = check && !hasDisplay ? try HeadlessDisplay.start() : nil
+        defer { display?.stop() }
+        guard gtk_init_check() != 0 else {
+            throw UsageError("no display to open a window on: run it in a desktop session, or use --check to run headless")
+        }
+        adw_init()
+        MainLoop.installDispatchBridge()
+        return MainActor.assumeIsolated {
+            let loop = g_main_loop_new(nil, 0)
+            let session = OpenSession(record: record, device: device, inspector: inspector)
+            var exitCode = ExitCode.success
+            if check {
+                var done = false
+                @MainActor func report(_ ok: Bool) {
+                    guard !done else { return }
+                    done = true
+                    var state = StateReport.json(session.page.session).objectValue ?? JSONObject()
+                    state["server"] = ["id": .string(record.id), "address": .string(record.address.normalized),
+                                       "installationId": .string(record.identity.installationId)]
+                    state["screen"] = .string(session.window.screen)
+                    let status = session.window.statusText
+                    state["status"] = ["title": .string(status.title), "detail": .string(status.detail)]
+                    print(JSONWriter.string(.object(state)))
+                    exitCode = ok ? ExitCode.success : ExitCode.failure
+                    g_main_loop_quit(loop)
+                }
+                session.onScreenChanged = {
+                    switch session.window.screen {
+                    case "page": report(true)
+                    case "error": report(false)
+                    default: break
+                    }
+                }
+                MainLoop.after(milliseconds: UInt32(timeout * 1000)) { report(false) }
+            } else {
+                onSignal(raw(session.window.window), "destroy") { g_main_loop_quit(loop) }
+            }
+            session.start()
+            g_main_loop_run(loop)
+            return exitCode
+        }
+    }
+}
