@@ -8,7 +8,21 @@
 /// counts. Nothing read from it may keep the tape itself.
 public struct JSONTape {
 
-    enum Kind: UInt8 { case null, bool, number, string, array, object }
+    enum Kind: UInt8, CustomStringConvertible {
+        case null, bool, number, string, array, object
+
+        /// For error messages: "a string", "an array", ...
+        var description: String {
+            switch self {
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .number: return "a number"
+            case .string: return "a string"
+            case .array: return "an array"
+            case .object: return "an object"
+            }
+        }
+    }
 
     struct Entry {
         var kind: Kind
@@ -51,16 +65,7 @@ public struct JSONTape {
 
     func count(_ i: Int) -> Int { Int(entries[i].count) }
 
-    func kindDescription(_ i: Int) -> String {
-        switch entries[i].kind {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
+    func kindDescription(_ i: Int) -> String { entries[i].kind.description }
 
     func bool(_ i: Int) -> Bool? { entries[i].kind == .bool ? entries[i].flags == 1 : nil }
 

@@ -10,14 +10,16 @@ public enum JSONValue: Sendable, Equatable {
 
     /// A short name of the value's kind, for error messages ("a string", "an array", ...).
     public var kindDescription: String {
+        let kind: JSONTape.Kind
         switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
+        case .null: kind = .null
+        case .bool: kind = .bool
+        case .number: kind = .number
+        case .string: kind = .string
+        case .array: kind = .array
+        case .object: kind = .object
         }
+        return kind.description
     }
 
     /// The deepest nesting of arrays and objects; a scalar is 0, `{}` and `[]` are 1.

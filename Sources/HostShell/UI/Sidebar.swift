@@ -42,14 +42,8 @@ final class Sidebar {
                 gtk_list_box_append(cast(list), headerRow)
             }
             for destination in group.items {
-                let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
-                gtk_box_append(cast(box), gtk_image_new_from_icon_name(IconTokens.symbolicName(for: destination.icon)))
-                let label = gtk_label_new(destination.title)!
-                gtk_label_set_xalign(cast(label), 0)
-                gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
-                gtk_box_append(cast(box), label)
                 let row = gtk_list_box_row_new()!
-                gtk_list_box_row_set_child(cast(row), box)
+                gtk_list_box_row_set_child(cast(row), destinationRow(destination))
                 gtk_list_box_append(cast(list), row)
                 rows.append((destination.id, row))
             }

@@ -1,3 +1,4 @@
+import BridgeRuntime
 import CGtk
 
 /// Connects a GTK signal whose handler takes no arguments (C shape `(instance, user_data)`:
@@ -33,3 +34,15 @@ func raw(_ widget: WidgetPointer) -> UnsafeMutableRawPointer { UnsafeMutableRawP
 /// typed pointer for complete structs (GtkBox, GtkButton, …) and opaque for the others.
 func cast<T>(_ widget: WidgetPointer) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(widget).assumingMemoryBound(to: T.self) }
 func cast(_ widget: WidgetPointer) -> OpaquePointer { OpaquePointer(widget) }
+
+/// A destination as a list row: its symbolic icon (generic for unknown tokens) and its title.
+@MainActor
+func destinationRow(_ destination: Destination) -> WidgetPointer {
+    let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+    gtk_box_append(cast(box), gtk_image_new_from_icon_name(IconTokens.symbolicName(for: destination.icon)))
+    let label = gtk_label_new(destination.title)!
+    gtk_label_set_xalign(cast(label), 0)
+    gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+    gtk_box_append(cast(box), label)
+    return box
+}

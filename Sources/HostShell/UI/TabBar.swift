@@ -57,12 +57,7 @@ final class TabBar {
         let list = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         for destination in more {
             let button = gtk_button_new()!
-            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
-            gtk_box_append(cast(row), gtk_image_new_from_icon_name(IconTokens.symbolicName(for: destination.icon)))
-            let label = gtk_label_new(destination.title)!
-            gtk_label_set_xalign(cast(label), 0)
-            gtk_box_append(cast(row), label)
-            gtk_button_set_child(cast(button), row)
+            gtk_button_set_child(cast(button), destinationRow(destination))
             gtk_widget_add_css_class(button, "flat")
             let id = destination.id
             onSignal(raw(button), "clicked") { [weak self] in
