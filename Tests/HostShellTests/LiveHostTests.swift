@@ -107,3 +107,28 @@ struct DemoTourTests {
         }
     }
 }
+
+@Suite("Profiles: isolated and persistent website data (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
+struct ProfileTests {
+    static func title(_ url: String, profile: URL) throws -> String? {
+        let run = try HostShellBinary.run(["probe", url, "--profile", profile.path, "--until-title", "done:", "--timeout", "60"])
+        #expect(run.status == 0, "\(run.stderr)")
+        guard let line = run.stdout.split(separator: "\n").last,
+              let state = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        return state["title"] as? String
+    }
+
+    @Test("two profiles do not share cookies or localStorage, and a profile's data survives a restart")
+    func isolationAndPersistence() throws {
+        let server = try ReferenceServer()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-profiles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let a = root.appendingPathComponent("a"), b = root.appendingPathComponent("b")
+        let page = server.url + "/__test/storage.html"
+        #expect(try Self.title(page + "?mode=write&tag=alpha", profile: a) == "done:wrote=alpha;cookie=alpha")
+        #expect(try Self.title(page + "?mode=read", profile: b) == "done:cookie=none;local=none", "nothing leaks to another profile")
+        // A new process on profile A: its cookie (SQLite) and localStorage are still there.
+        #expect(try Self.title(page + "?mode=read", profile: a) == "done:cookie=alpha;local=alpha")
+    }
+}

@@ -19,12 +19,7 @@ final class OpenSession {
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool) {
         self.record = record
         let directories = ServerStoreFile.profileDirectories(for: record.id)
-        g_mkdir_with_parents(directories.data, 0o700)
-        g_mkdir_with_parents(directories.cache, 0o700)
-        networkSession = webkit_network_session_new(directories.data, directories.cache)
-        // Cookies are memory-only unless told otherwise: keep this server's sign-in.
-        webkit_cookie_manager_set_persistent_storage(webkit_network_session_get_cookie_manager(networkSession),
-                                                     directories.data + "/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        networkSession = ProfileSession.make(data: directories.data, cache: directories.cache)
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: record.address.origin, available: [.nativeNavigation])
         let settings = webkit_web_view_get_settings(page.view)

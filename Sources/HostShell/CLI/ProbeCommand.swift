@@ -9,7 +9,7 @@ import Glibc
 enum ProbeCommand {
     static let usage = """
         usage: hostshell probe (URL | --reference [--path PATH] [--host NAME]) [--device phone|tablet|desktop]
-                               [--timeout SECONDS] [--screenshot FILE.png] [--until-title PREFIX]
+                               [--timeout SECONDS] [--screenshot FILE.png] [--until-title PREFIX] [--profile DIR]
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -21,6 +21,7 @@ enum ProbeCommand {
         var path = "/"
         var host: String?
         var untilTitle: String?
+        var profile: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -46,6 +47,10 @@ enum ProbeCommand {
                     throw UsageError("--host takes a local host name such as localhost")
                 }
                 host = value
+            case "--profile":
+                // A persistent profile (website data and cookies) instead of an ephemeral one.
+                guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("--profile takes a directory") }
+                profile = value
             case "--until-title":
                 guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("--until-title takes a title prefix") }
                 untilTitle = value
@@ -64,12 +69,11 @@ enum ProbeCommand {
         if !reference && (path != "/" || host != nil) { throw UsageError("--path and --host go with --reference") }
         var origin: Origin? = nil
         if let target {
-            switch ServerAddress.parse(target) {
+            // A server address, or a page URL on one: the page's origin must pass the address policy.
+            let candidate = Origin(url: target)?.description ?? target
+            switch ServerAddress.parse(candidate) {
             case .success(let address): origin = address.origin
-            case .failure(let problem):
-                // probe also takes a page URL: use its origin when the address has a path.
-                guard case .containsPath = problem, let pageOrigin = Origin(url: target) else { throw UsageError(problem.description) }
-                origin = pageOrigin
+            case .failure(let problem): throw UsageError(problem.description)
             }
         }
         guard gtk_init_check() != 0 else {
@@ -79,7 +83,7 @@ enum ProbeCommand {
         MainLoop.installDispatchBridge()
         return MainActor.assumeIsolated {
             Probe(url: target, origin: origin, device: device, timeout: timeout, screenshot: screenshot,
-                  path: path, host: host, untilTitle: untilTitle).run()
+                  path: path, host: host, untilTitle: untilTitle, profile: profile).run()
         }
     }
 }
@@ -94,6 +98,7 @@ private final class Probe {
     let path: String
     let host: String?
     let untilTitle: String?
+    let profile: String?
     let loop = g_main_loop_new(nil, 0)
     var server: FixtureServer?
     var page: StudioPage?
@@ -102,7 +107,8 @@ private final class Probe {
     var settling = false
 
     init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double, screenshot: String?,
-         path: String, host: String?, untilTitle: String?) {
+         path: String, host: String?, untilTitle: String?, profile: String?) {
+        self.profile = profile
         self.path = path
         self.host = host
         self.untilTitle = untilTitle
@@ -130,7 +136,8 @@ private final class Probe {
             address = "http://\(host ?? "127.0.0.1"):\(server.port)" + path
         }
         guard let origin, let address else { return ExitCode.usage }
-        let session = webkit_network_session_new_ephemeral()!
+        let session = profile.map { ProfileSession.make(data: $0 + "/data", cache: $0 + "/cache") }
+            ?? webkit_network_session_new_ephemeral()!
         let page = StudioPage(networkSession: session, context: .main, profile: device, serverOrigin: origin,
                               available: [.nativeNavigation])
         self.page = page

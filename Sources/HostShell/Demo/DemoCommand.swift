@@ -84,9 +84,7 @@ private final class Demo {
         // A throw-away profile: its own website data and cache, removed at the end.
         let profile = NSTemporaryDirectory() + "hostshell-demo-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        let session = webkit_network_session_new(profile + "/data", profile + "/cache")!
-        webkit_cookie_manager_set_persistent_storage(webkit_network_session_get_cookie_manager(session),
-                                                     profile + "/data/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        let session = ProfileSession.make(data: profile + "/data", cache: profile + "/cache")
         print("Reference Studio at \(server.baseURL) (installation \(server.installationId))")
         if !tour {
             // Interactive: open the reference Studio as a phone app and run until the window closes.
