@@ -1,13 +1,26 @@
 import BridgeRuntime
+import CGtk
 import Glibc
 
 /// `hostshell bench codec`: throughput of the bridge codec on one core — decode, validate and
 /// encode the reply of typical messages. `scripts/bench` runs it on a release build beside the
 /// plain-C floor (`bench/codec_floor.c`) reading the same files.
 enum BenchCommand {
-    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE…"
+    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL"
+
+    /// The live host on one page (see `LiveBench`); needs a display.
+    static func live(_ arguments: [String]) throws(UsageError) -> Int32 {
+        guard arguments.count == 1, let url = arguments.first, let origin = Origin(url: url) else {
+            throw UsageError("usage: hostshell bench live URL")
+        }
+        guard gtk_init_check() != 0 else { throw UsageError("bench live needs a display (scripts/bench starts Xvfb)") }
+        adw_init()
+        MainLoop.installDispatchBridge()
+        return MainActor.assumeIsolated { LiveBench(url: url, origin: origin).run() }
+    }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments.first == "live" { return try live(Array(arguments.dropFirst())) }
         guard arguments.first == "codec" else { throw UsageError(usage) }
         var seconds = 1.0
         var json = false

@@ -79,8 +79,12 @@ final class StudioPage {
 
     var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
 
+    /// Called as each message arrives, before it is decoded (benchmarks time the gaps).
+    var onMessageArrived: (() -> Void)?
+
     private func receive(_ text: String) -> String {
         messagesReceived += 1
+        onMessageArrived?()
         var reply: Reply = .failure(id: nil, code: .unavailable)
         let event: PageEvent
         switch StudioMessageDecoder.decode(text, context: session.context) {

@@ -1,0 +1,92 @@
+import BridgeRuntime
+import CGtk
+import Foundation
+
+/// `hostshell bench live URL`: the live host measured the way `bench/webkit_floor.c` measures
+/// plain WebKit, for `scripts/bench`. On a Studio page: milliseconds from process start
+/// (`HOSTSHELL_T0_NS`) to "negotiated and native chrome drawn". On the round-trip page: the
+/// gaps between 1000 consecutive bridge messages through the full path (relay, decode, page
+/// session, reply). Always: RSS of the whole process tree. One JSON line.
+@MainActor
+final class LiveBench {
+    let url: String
+    let origin: Origin
+    private let loop = g_main_loop_new(nil, 0)
+    private var page: StudioPage!
+    private var window: StudioWindow!
+    private var arrivals: [Double] = []
+    private var chromeMs: Double?
+    private var done = false
+
+    init(url: String, origin: Origin) {
+        self.url = url
+        self.origin = origin
+    }
+
+    func run() -> Int32 {
+        page = StudioPage(networkSession: webkit_network_session_new_ephemeral(), context: .main, profile: .desktop,
+                          serverOrigin: origin, available: [.nativeNavigation])
+        window = StudioWindow(page: page, title: "HostShell bench")
+        window.present()
+        page.onMessageArrived = { [unowned self] in self.arrivals.append(monotonicSeconds() * 1e6) }
+        page.onStateChanged = { [unowned self] in
+            guard self.chromeMs == nil, self.page.session.nativeChrome.layout != .none else { return }
+            self.chromeMs = Self.msSinceLaunch()
+            MainLoop.after(milliseconds: 500) { [unowned self] in self.finish() }
+        }
+        onNotify(UnsafeMutableRawPointer(page.view), "title") { [unowned self] in
+            if self.page.title?.hasPrefix("bench:") == true { self.finish() }
+        }
+        MainLoop.after(milliseconds: 60_000) { [unowned self] in self.finish() }
+        page.load(url)
+        g_main_loop_run(loop)
+        return ExitCode.success
+    }
+
+    private func finish() {
+        guard !done else { return }
+        done = true
+        var p50 = -1.0, p99 = -1.0
+        if arrivals.count > 1001 {
+            let tail = Array(arrivals.suffix(1001))
+            let gaps = zip(tail.dropFirst(), tail).map { $0 - $1 }.sorted()
+            p50 = gaps[499]
+            p99 = gaps[989]
+        }
+        let result: JSONValue = ["chromeMs": .number(((chromeMs ?? -1) * 10).rounded() / 10), "rttP50Us": .number((p50 * 10).rounded() / 10),
+                                 "rttP99Us": .number((p99 * 10).rounded() / 10), "rssKiB": .number(Double(Self.treeRSS()))]
+        print(JSONWriter.string(result))
+        fflush(nil)
+        g_main_loop_quit(loop)
+    }
+
+    static func msSinceLaunch() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let ms = Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+        guard let t0 = ProcessInfo.processInfo.environment["HOSTSHELL_T0_NS"].flatMap(Double.init) else { return ms }
+        return ms - t0 / 1e6
+    }
+
+    /// RSS of this process and all its descendants (WebKit's web and network processes).
+    static func treeRSS() -> Int {
+        func field(_ pid: Int32, _ name: String) -> Int? {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+            for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+                return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+            }
+            return nil
+        }
+        let me = getpid()
+        var total = 0
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry) else { continue }
+            var cursor = pid
+            for _ in 0..<64 where cursor > 1 {
+                if cursor == me { total += field(pid, "VmRSS") ?? 0; break }
+                cursor = Int32(field(cursor, "PPid") ?? 0)
+            }
+        }
+        return total
+    }
+}

@@ -1,0 +1,108 @@
+/* The plain-C floor for the live-host benchmark: a GTK 4 window with a WebKitGTK 6.0 view and a
+ * `tilecastNative` handler (with reply) in the page world that answers every message with a
+ * fixed reply — no origin pinning, no decoding, no state. Same page, same machine, same run.
+ * Usage: webkit_floor URL   (env HOSTSHELL_T0_NS: the launcher's CLOCK_REALTIME in ns)
+ * Prints one JSON line: {"loadMs":…, "rttP50Us":…, "rttP99Us":…, "rssKiB":…} and exits when the
+ * page's title becomes "bench:done" (round-trip page) or at load-finished + 500 ms otherwise. */
+#include <gtk/gtk.h>
+#include <webkit/webkit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static GMainLoop *loop;
+static double load_ms = -1;
+static GArray *arrivals;  /* double, monotonic µs */
+
+static double realtime_ms_since_t0(void) {
+    const char *t0 = getenv("HOSTSHELL_T0_NS");
+    struct timespec ts; clock_gettime(CLOCK_REALTIME, &ts);
+    double now = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    return t0 ? now - atof(t0) / 1e6 : now;
+}
+static double mono_us(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3; }
+
+static long rss_of(int pid) {
+    char path[64], line[256]; long kib = 0;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r"); if (!f) return 0;
+    while (fgets(line, sizeof line, f)) if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
+    fclose(f); return kib;
+}
+static int parent_of(int pid) {
+    char path[64], line[256]; int ppid = 0;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r"); if (!f) return 0;
+    while (fgets(line, sizeof line, f)) if (strncmp(line, "PPid:", 5) == 0) ppid = atoi(line + 5);
+    fclose(f); return ppid;
+}
+static long tree_rss(void) {
+    int self = getpid(); long total = 0; DIR *d = opendir("/proc"); struct dirent *e;
+    while ((e = readdir(d))) {
+        int pid = atoi(e->d_name); if (pid <= 0) continue;
+        for (int p = pid, hops = 0; p > 1 && hops < 64; p = parent_of(p), hops++) if (p == self) { total += rss_of(pid); break; }
+    }
+    closedir(d); return total;
+}
+static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+
+static void finish(void) {
+    double p50 = -1, p99 = -1;
+    guint n = arrivals->len;
+    if (n > 1001) {  /* the last 1000 gaps: warm-up excluded */
+        double *gaps = g_new(double, 1000);
+        for (guint i = 0; i < 1000; i++)
+            gaps[i] = g_array_index(arrivals, double, n - 1000 + i) - g_array_index(arrivals, double, n - 1001 + i);
+        qsort(gaps, 1000, sizeof *gaps, cmp);
+        p50 = gaps[499]; p99 = gaps[989]; g_free(gaps);
+    }
+    printf("{\"loadMs\":%.1f,\"rttP50Us\":%.1f,\"rttP99Us\":%.1f,\"rssKiB\":%ld}\n", load_ms, p50, p99, tree_rss());
+    fflush(stdout);
+    g_main_loop_quit(loop);
+}
+static gboolean quit_later(gpointer data) { (void)data; finish(); return G_SOURCE_REMOVE; }
+
+static gboolean on_message(WebKitUserContentManager *m, JSCValue *value, WebKitScriptMessageReply *reply, gpointer data) {
+    (void)m; (void)data;
+    double t = mono_us(); g_array_append_val(arrivals, t);
+    JSCValue *answer = jsc_value_new_from_json(jsc_value_get_context(value), "{\"version\":1,\"ok\":true,\"payload\":{}}");
+    webkit_script_message_reply_return_value(reply, answer);
+    g_object_unref(answer);
+    return TRUE;
+}
+static void on_load(WebKitWebView *v, WebKitLoadEvent event, gpointer data) {
+    (void)data;
+    if (event != WEBKIT_LOAD_FINISHED) return;
+    load_ms = realtime_ms_since_t0();
+    const char *uri = webkit_web_view_get_uri(v);
+    if (!strstr(uri, "roundtrip")) g_timeout_add(500, quit_later, NULL);
+}
+static void on_title(GObject *o, GParamSpec *p, gpointer data) {
+    (void)p; (void)data;
+    const char *title = webkit_web_view_get_title(WEBKIT_WEB_VIEW(o));
+    if (title && strncmp(title, "bench:", 6) == 0) finish();
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: webkit_floor URL\n"); return 2; }
+    gtk_init();
+    loop = g_main_loop_new(NULL, FALSE);
+    arrivals = g_array_new(FALSE, FALSE, sizeof(double));
+    WebKitUserContentManager *ucm = webkit_user_content_manager_new();
+    g_signal_connect(ucm, "script-message-with-reply-received::tilecastNative", G_CALLBACK(on_message), NULL);
+    webkit_user_content_manager_register_script_message_handler_with_reply(ucm, "tilecastNative", NULL);
+    WebKitWebView *view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session",
+        webkit_network_session_new_ephemeral(), "user-content-manager", ucm, NULL));
+    g_signal_connect(view, "load-changed", G_CALLBACK(on_load), NULL);
+    g_signal_connect(view, "notify::title", G_CALLBACK(on_title), NULL);
+    GtkWidget *window = gtk_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(window), 1280, 800);
+    gtk_window_set_child(GTK_WINDOW(window), GTK_WIDGET(view));
+    gtk_window_present(GTK_WINDOW(window));
+    webkit_web_view_load_uri(view, argv[1]);
+    g_timeout_add_seconds(60, quit_later, NULL);
+    g_main_loop_run(loop);
+    return 0;
+}
