@@ -14,7 +14,6 @@ enum BenchCommand {
             throw UsageError("usage: hostshell bench live URL")
         }
         guard gtk_init_check() != 0 else { throw UsageError("bench live needs a display (scripts/bench starts Xvfb)") }
-        adw_init()
         MainLoop.installDispatchBridge()
         return MainActor.assumeIsolated { LiveBench(url: url, origin: origin).run() }
     }
