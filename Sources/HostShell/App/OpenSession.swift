@@ -40,10 +40,10 @@ final class OpenSession {
         window.showLoading("Connecting to \(record.name)…")
         finishedAt = nil
         onScreenChanged?()
-        // Let the loading mark paint before the (up to 10 s) identity check.
-        MainLoop.after(milliseconds: 30) { [weak self] in
+        // Asynchronous: the loading mark keeps turning while a slow server answers (≤ 10 s).
+        IdentityClient.fetch(record.address) { [weak self] result in
             guard let self else { return }
-            switch IdentityClient.fetch(self.record.address) {
+            switch result {
             case .failure(let error):
                 self.window.showError(title: "Can't reach \(self.record.name)",
                                       detail: error.message + "\nCheck that the server is running and this computer is on its network.",

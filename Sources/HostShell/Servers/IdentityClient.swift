@@ -50,4 +50,95 @@ enum IdentityClient {
         case .failure(let problem): return .failure(UsageError("\(address): \(problem)"))
         }
     }
+
+    /// The same check without blocking the main loop: the window stays responsive (and its
+    /// loading mark animated) while a slow server takes up to 10 s. `done` runs on the main loop.
+    @MainActor
+    static func fetch(_ address: ServerAddress, done: @escaping @MainActor (Result<ServerIdentity, UsageError>) -> Void) {
+        let request = AsyncIdentityRequest(address: address, done: done)
+        guard let message = soup_message_new("GET", address.origin.description + ServerIdentity.path) else {
+            done(.failure(UsageError("\(address) is not a valid URL")))
+            return
+        }
+        request.message = message
+        soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        soup_session_send_async(request.session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
+            let request = Unmanaged<AsyncIdentityRequest>.fromOpaque(data!).takeUnretainedValue()
+            var error: UnsafeMutablePointer<GError>? = nil
+            let stream = soup_session_send_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
+            MainActor.assumeIsolated { request.sent(stream, error) }
+        }, Unmanaged.passRetained(request).toOpaque())
+    }
+}
+
+/// One asynchronous identity request: session, message, the bounded body, and the completion.
+/// Retained while in flight; released when it completes.
+@MainActor
+private final class AsyncIdentityRequest {
+    let address: ServerAddress
+    let done: @MainActor (Result<ServerIdentity, UsageError>) -> Void
+    let session: UnsafeMutablePointer<SoupSession>
+    var message: OpaquePointer?
+    var stream: UnsafeMutablePointer<GInputStream>?
+    /// A buffer that stays put while the asynchronous read fills it.
+    let body = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ServerIdentity.maxBytes + 1)
+
+    init(address: ServerAddress, done: @escaping @MainActor (Result<ServerIdentity, UsageError>) -> Void) {
+        self.address = address
+        self.done = done
+        session = soup_session_new()!
+        soup_session_set_timeout(session, UInt32(ServerIdentity.timeoutSeconds))
+    }
+
+    /// Ends the request: reports, then drops the reference the callbacks held.
+    func finish(_ result: Result<ServerIdentity, UsageError>) {
+        done(result)
+        if let stream { g_object_unref(UnsafeMutableRawPointer(stream)) }
+        if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+        g_object_unref(UnsafeMutableRawPointer(session))
+        body.deallocate()
+        Unmanaged.passUnretained(self).release()
+    }
+
+    func sent(_ stream: UnsafeMutablePointer<GInputStream>?, _ error: UnsafeMutablePointer<GError>?) {
+        var error = error
+        guard let stream else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "no answer"
+            let tls = error.map { $0.pointee.domain == g_tls_error_quark() } ?? false
+            g_clear_error(&error)
+            finish(.failure(UsageError(tls ? "the connection to \(address) is not secure: \(reason)"
+                                            : "\(address) could not be reached: \(reason)")))
+            return
+        }
+        self.stream = stream
+        let status = soup_message_get_status(message).rawValue
+        guard status == 200 else {
+            finish(.failure(UsageError((300..<400).contains(status)
+                ? "\(address) redirected its identity check; HostShell only talks to the address you gave"
+                : "\(address) answered the identity check with HTTP \(status); is this a Tilecast server?")))
+            return
+        }
+        // Read at most one byte more than allowed, to tell "too large" from "just fits".
+        g_input_stream_read_all_async(stream, body.baseAddress, gsize(body.count), G_PRIORITY_DEFAULT, nil, { source, result, data in
+            let request = Unmanaged<AsyncIdentityRequest>.fromOpaque(data!).takeUnretainedValue()
+            var read: gsize = 0
+            var error: UnsafeMutablePointer<GError>? = nil
+            let input = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GInputStream.self)
+            let ok = g_input_stream_read_all_finish(input, result, &read, &error) != 0
+            let reason = error.map { String(cString: $0.pointee.message) }
+            g_clear_error(&error)
+            MainActor.assumeIsolated { request.read(ok ? Int(read) : nil, reason) }
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func read(_ count: Int?, _ reason: String?) {
+        guard let count else {
+            finish(.failure(UsageError("reading \(address)'s identity failed: \(reason ?? "read error")")))
+            return
+        }
+        switch ServerIdentity.parse(Array(body[0..<count])) {
+        case .success(let identity): finish(.success(identity))
+        case .failure(let problem): finish(.failure(UsageError("\(address): \(problem)")))
+        }
+    }
 }
