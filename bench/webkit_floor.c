@@ -24,25 +24,19 @@ static double realtime_ms_since_t0(void) {
 }
 static double mono_us(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3; }
 
-static long rss_of(int pid) {
-    char path[64], line[256]; long kib = 0;
+/* A numeric field ("VmRSS", "PPid") of /proc/PID/status, or 0. */
+static long status_field(int pid, const char *key) {
+    char path[64], line[256]; long value = 0; size_t n = strlen(key);
     snprintf(path, sizeof path, "/proc/%d/status", pid);
     FILE *f = fopen(path, "r"); if (!f) return 0;
-    while (fgets(line, sizeof line, f)) if (strncmp(line, "VmRSS:", 6) == 0) kib = atol(line + 6);
-    fclose(f); return kib;
-}
-static int parent_of(int pid) {
-    char path[64], line[256]; int ppid = 0;
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    FILE *f = fopen(path, "r"); if (!f) return 0;
-    while (fgets(line, sizeof line, f)) if (strncmp(line, "PPid:", 5) == 0) ppid = atoi(line + 5);
-    fclose(f); return ppid;
+    while (fgets(line, sizeof line, f)) if (strncmp(line, key, n) == 0 && line[n] == ':') value = atol(line + n + 1);
+    fclose(f); return value;
 }
 static long tree_rss(void) {
     int self = getpid(); long total = 0; DIR *d = opendir("/proc"); struct dirent *e;
     while ((e = readdir(d))) {
         int pid = atoi(e->d_name); if (pid <= 0) continue;
-        for (int p = pid, hops = 0; p > 1 && hops < 64; p = parent_of(p), hops++) if (p == self) { total += rss_of(pid); break; }
+        for (int p = pid, hops = 0; p > 1 && hops < 64; p = (int)status_field(p, "PPid"), hops++) if (p == self) { total += status_field(pid, "VmRSS"); break; }
     }
     closedir(d); return total;
 }

@@ -15,6 +15,16 @@ public enum DeviceProfile: String, Sendable, CaseIterable {
         }
     }
 
+    /// The user agent the device's browser engine would send, so Studio's responsive layout sees
+    /// what the phone or tablet app would. (Studio detects the host by its handler, never by UA.)
+    public var userAgent: String {
+        switch self {
+        case .phone: return "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 HostShell/0.1"
+        case .tablet: return "Mozilla/5.0 (iPad; CPU OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 HostShell/0.1"
+        case .desktop: return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) HostShell/0.1"
+        }
+    }
+
     /// How many primary destinations become tabs on a phone; the rest go under More.
     public static let maxTabs = 4
 }

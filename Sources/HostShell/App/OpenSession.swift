@@ -24,7 +24,7 @@ final class OpenSession {
                           serverOrigin: record.address.origin, available: [.nativeNavigation])
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
-        webkit_settings_set_user_agent(settings, DeviceUserAgent.string(for: device))
+        webkit_settings_set_user_agent(settings, device.userAgent)
         window = StudioWindow(page: page, title: "\(record.name) — HostShell")
         page.onStateChanged = { [weak self] in self?.checkReveal() }
         connectSignals()
@@ -119,17 +119,5 @@ final class OpenSession {
             if target != .refuse { g_app_info_launch_default_for_uri(url, nil, nil) }
             return 1
         }, me, nil)
-    }
-}
-
-/// User agents of the devices a window imitates, so Studio's responsive layout sees what the
-/// phone or tablet app would. (Studio detects the host by its handler, never by the UA.)
-enum DeviceUserAgent {
-    static func string(for device: DeviceProfile) -> String {
-        switch device {
-        case .phone: return "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 HostShell/0.1"
-        case .tablet: return "Mozilla/5.0 (iPad; CPU OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 HostShell/0.1"
-        case .desktop: return "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) HostShell/0.1"
-        }
     }
 }

@@ -13,8 +13,7 @@ enum BenchCommand {
         guard arguments.count == 1, let url = arguments.first, let origin = Origin(url: url) else {
             throw UsageError("usage: hostshell bench live URL")
         }
-        guard gtk_init_check() != 0 else { throw UsageError("bench live needs a display (scripts/bench starts Xvfb)") }
-        MainLoop.installDispatchBridge()
+        try MainLoop.startGTK(noDisplay: "bench live needs a display (scripts/bench starts Xvfb)", adwaita: false)
         return MainActor.assumeIsolated { LiveBench(url: url, origin: origin).run() }
     }
 

@@ -52,11 +52,7 @@ enum OpenCommand {
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         let display = check && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
-        guard gtk_init_check() != 0 else {
-            throw UsageError("no display to open a window on: run it in a desktop session, or use --check to run headless")
-        }
-        adw_init()
-        MainLoop.installDispatchBridge()
+        try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return MainActor.assumeIsolated {
             let loop = g_main_loop_new(nil, 0)
             let session = OpenSession(record: record, device: device, inspector: inspector)

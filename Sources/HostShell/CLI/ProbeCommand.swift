@@ -76,11 +76,7 @@ enum ProbeCommand {
             case .failure(let problem): throw UsageError(problem.description)
             }
         }
-        guard gtk_init_check() != 0 else {
-            throw UsageError("no display to open a window on: run under xvfb-run -a, or set DISPLAY")
-        }
-        adw_init()  // Adwaita's stylesheet and light/dark handling
-        MainLoop.installDispatchBridge()
+        try MainLoop.startGTK(noDisplay: "no display to open a window on: run under xvfb-run -a, or set DISPLAY")
         return MainActor.assumeIsolated {
             Probe(url: target, origin: origin, device: device, timeout: timeout, screenshot: screenshot,
                   path: path, host: host, untilTitle: untilTitle, profile: profile).run()

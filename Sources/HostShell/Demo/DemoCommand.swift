@@ -48,9 +48,7 @@ enum DemoCommand {
         }
         let display = headless && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
-        guard gtk_init_check() != 0 else { throw UsageError("cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")") }
-        adw_init()
-        MainLoop.installDispatchBridge()
+        try MainLoop.startGTK(noDisplay: "cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let demo = Demo(root: root, out: out, devices: devices.isEmpty ? DeviceProfile.allCases : devices,
                             stepTimeout: stepTimeout, tour: headless)

@@ -5,6 +5,15 @@ import Glibc
 /// GLib owns the main thread. Swift's main actor enqueues on the Dispatch main queue, which
 /// nobody drains while a GLib loop runs — so watch libdispatch's eventfd from GLib.
 enum MainLoop {
+    /// Opens GTK on the display and installs the Dispatch bridge: what every windowed command
+    /// does first. `adwaita: false` leaves Adwaita's styling (`adw_init`) to the caller, for
+    /// callers that start loading a page before paying for it. `noDisplay` says what to do.
+    static func startGTK(noDisplay: String, adwaita: Bool = true) throws(UsageError) {
+        guard gtk_init_check() != 0 else { throw UsageError(noDisplay) }
+        if adwaita { adw_init() }  // Adwaita's stylesheet and light/dark handling
+        installDispatchBridge()
+    }
+
     /// Call once before running any GLib loop.
     static func installDispatchBridge() {
         g_unix_fd_add(_dispatch_get_main_queue_handle_4CF(), G_IO_IN, { fd, _, _ in
