@@ -37,6 +37,36 @@ struct JSONTests {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
     }
 
+    @Test("strings are scanned word by word: every position of a quote, escape or control byte is found")
+    func stringScanAtEveryOffset() throws {
+        for length in 0..<24 {
+            let plain = String(repeating: "a", count: length)
+            #expect(try JSONParser.parse("[\"\(plain)\"]") == [.string(plain)])
+            #expect(try JSONParser.parse("[\"\(plain)\\n\(plain)é\"]") == [.string(plain + "\n" + plain + "é")])
+            #expect(throws: JSONParseError.self) { try JSONParser.parse("[\"\(plain)\u{1F}\(plain)\"]") }
+            #expect(throws: JSONParseError.self) { try JSONParser.parse("[\"\(plain)") }
+            // Bytes at and above 0x80 are never mistaken for quotes, backslashes or controls.
+            #expect(try JSONParser.parse("\"\(plain)\u{A2}\u{DC}\u{5C5C}\"") == .string(plain + "\u{A2}\u{DC}\u{5C5C}"))
+        }
+    }
+
+    @Test("member lookup finds keys written with escapes and keeps the last of repeated keys")
+    func escapedAndRepeatedKeysInMessages() {
+        let escaped = #"{"version":1,"type":"navigation\/state","payload":{"\u0061ctiveDestinationId":"media"}}"#
+        #expect(decodedState(escaped)?.activeDestinationId == "media")
+        let repeated = #"{"version":1,"type":"navigation/state","payload":{"activeDestinationId":"a","activeDestinationId":"b"}}"#
+        #expect(decodedState(repeated)?.activeDestinationId == "b")
+        // Same length, same first and last bytes, or a prefix: none of them is the key.
+        let nearMiss = #"{"version":1,"type":"navigation/state","payload":{"activeDestinationIdx":"a","activeDestinationI":"b","activeDestinatioxId":"c","activeDestinationId":"d","aetiveDestinationId":"e"}}"#
+        #expect(decodedState(nearMiss)?.activeDestinationId == "d")
+    }
+
+    private func decodedState(_ text: String) -> NavigationState? {
+        guard case .success(let inbound) = StudioMessageDecoder.decode(text, context: .main),
+              case .navigationState(let state) = inbound.message else { return nil }
+        return state
+    }
+
     @Test("invalid UTF-8 is refused, not repaired")
     func invalidUTF8() {
         #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes: [0x22, 0xC3, 0x28, 0x22]) }

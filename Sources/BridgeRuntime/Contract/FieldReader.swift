@@ -57,13 +57,10 @@ struct FieldReader {
     func optionalIdentifier(_ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String? {
         guard let e = entry(key) else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
-        // Check the bytes before making a String (escaped text is checked decoded).
-        let valid = tape.withRawBytes(e) { Patterns.isIdentifier($0, maxLength: maxLength) }
-            ?? Patterns.isIdentifier(tape.string(e), maxLength: maxLength)
-        guard valid else {
+        guard let s = tape.patternString(e, { Patterns.isIdentifier($0, maxLength: maxLength) }) else {
             throw ContractViolation(key.description, "must match ^[a-z0-9][a-z0-9._:-]*$ with at most \(maxLength) characters")
         }
-        return tape.string(e)
+        return s
     }
 
     func identifier(_ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String {
@@ -74,12 +71,10 @@ struct FieldReader {
     func optionalToken(_ key: StaticString, maxLength: Int) throws(ContractViolation) -> String? {
         guard let e = entry(key) else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
-        let valid = tape.withRawBytes(e) { Patterns.isToken($0, maxLength: maxLength) }
-            ?? Patterns.isToken(tape.string(e), maxLength: maxLength)
-        guard valid else {
+        guard let s = tape.patternString(e, { Patterns.isToken($0, maxLength: maxLength) }) else {
             throw ContractViolation(key.description, "must match ^[a-z][a-z0-9-]*$ with at most \(maxLength) characters")
         }
-        return tape.string(e)
+        return s
     }
 
     func token(_ key: StaticString, maxLength: Int) throws(ContractViolation) -> String {
@@ -87,16 +82,16 @@ struct FieldReader {
         return s
     }
 
-    /// A string that must be one of `E`'s raw values.
-    func optionalEnum<E: RawRepresentable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
+    /// A string that must be one of `E`'s raw values, matched as bytes: no string is made.
+    func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
     where E.RawValue == String {
         guard let e = entry(key) else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
-        guard let value = E(rawValue: tape.string(e)) else { throw ContractViolation(key.description, "has an unknown value") }
+        guard let value = tape.matchCase(e, of: E.self) else { throw ContractViolation(key.description, "has an unknown value") }
         return value
     }
 
-    func requiredEnum<E: RawRepresentable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E
+    func requiredEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E
     where E.RawValue == String {
         guard let value = try optionalEnum(key, type) else { throw missing(key) }
         return value

@@ -28,7 +28,7 @@ public struct JSONTape {
         var kind: Kind
         /// string: bit 0 = has escapes; bool: 1 = true; number: bit 0 = integer syntax.
         var flags: UInt8
-        /// object: members; array: elements.
+        /// object: members; array: elements; string without escapes: its `fingerprint`.
         var count: Int32
         /// string: first byte after the opening quote; number: first byte.
         var start: Int32
@@ -48,11 +48,11 @@ public struct JSONTape {
         var text = text
         let result: Result<T, JSONParseError> = text.withUTF8 { bytes in
             guard bytes.count < Int(Int32.max) else { return .failure(JSONParseError(reason: .tooLarge, offset: 0)) }
-            let entries: [Entry]
-            do throws(JSONParseError) { entries = try JSONTapeBuilder.build(bytes, maxDepth: maxDepth) } catch {
+            do throws(JSONParseError) {
+                return .success(try JSONTapeBuilder.withEntries(bytes, maxDepth: maxDepth) { body(JSONTape(bytes: bytes, entries: $0)) })
+            } catch {
                 return .failure(error)
             }
-            return .success(entries.withUnsafeBufferPointer { body(JSONTape(bytes: bytes, entries: $0)) })
         }
         return try result.get()
     }
@@ -101,13 +101,33 @@ public struct JSONTape {
         }
     }
 
+    /// Length and first and last bytes of a text in one word, so that looking up a key compares
+    /// one number per member before it compares any bytes. Never 0 for an unescaped string.
+    @inline(__always) static func fingerprint(_ text: UnsafePointer<UInt8>, _ length: Int) -> Int32 {
+        guard length > 0 else { return 1 << 15 }
+        return Int32(truncatingIfNeeded: min(length, 0x7FFF) | 1 << 15 | Int(text[0]) << 16 | Int(text[length - 1] & 0x7F) << 24)
+    }
+
     /// The value of `key` in the object entry `i` (the last one, if the key repeats).
     func member(_ i: Int, _ key: StaticString) -> Int? {
+        let length = key.utf8CodeUnitCount, wanted = key.utf8Start
+        let print = Self.fingerprint(wanted, length)
+        let text = bytes.baseAddress!
         var keyIndex = i + 1
         var found: Int? = nil
-        for _ in 0..<Int(entries[i].count) {
-            if keyEquals(entries[keyIndex], key) { found = keyIndex + 1 }
+        var remaining = entries[i].count
+        while remaining > 0 {
+            let e = entries[keyIndex]
+            if e.count == print && Int(e.end &- e.start) == length {
+                let a = text + Int(e.start)
+                var j = 1
+                while j < length && a[j] == wanted[j] { j += 1 }
+                if j >= length { found = keyIndex + 1 }
+            } else if e.flags & 1 != 0 && keyEquals(e, key) {
+                found = keyIndex + 1
+            }
             keyIndex = Int(entries[keyIndex + 1].next)
+            remaining -= 1
         }
         return found
     }
@@ -133,11 +153,29 @@ public struct JSONTape {
         return e.flags & 1 == 0 ? String(decoding: raw, as: UTF8.self) : Self.unescape(raw)
     }
 
-    /// Runs `body` over the raw bytes of a string entry without escapes; nil when it has escapes.
-    func withRawBytes<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+    /// The string entry `i` when its decoded text satisfies `pattern` (checked on the bytes, before
+    /// any string is made), else nil.
+    @inline(__always) func patternString(_ i: Int, _ pattern: (UnsafeBufferPointer<UInt8>) -> Bool) -> String? {
         let e = entries[i]
-        guard e.flags & 1 == 0 else { return nil }
-        return body(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]))
+        guard e.flags & 1 == 0 else {
+            var decoded = string(i)
+            return decoded.withUTF8(pattern) ? decoded : nil
+        }
+        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
+        return pattern(raw) ? String(decoding: raw, as: UTF8.self) : nil
+    }
+
+    /// The case of `E` whose raw value the string entry `i` spells, compared as bytes.
+    func matchCase<E: RawRepresentable & CaseIterable>(_ i: Int, of type: E.Type) -> E? where E.RawValue == String {
+        let e = entries[i]
+        guard e.flags & 1 == 0 else { return E(rawValue: string(i)) }
+        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
+        for candidate in E.allCases {
+            var name = candidate.rawValue
+            guard name.utf8.count == raw.count else { continue }
+            if name.withUTF8({ name in (0..<raw.count).allSatisfy { name[$0] == raw[$0] } }) { return candidate }
+        }
+        return nil
     }
 
     /// The number entry `i`. Integers of up to 15 digits skip text conversion.

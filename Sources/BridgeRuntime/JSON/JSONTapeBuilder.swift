@@ -1,152 +1,190 @@
 /// Builds a tape in one pass: a strict RFC 8259 scanner with an explicit stack of open
-/// containers, so there is no recursion and the cursor stays in a register.
-enum JSONTapeBuilder {
+/// containers, so there is no recursion. Everything it touches is a raw pointer owned for the
+/// length of one parse — the text, the entry buffer, the stack — so the hot loops carry no
+/// bounds checks beyond the scanner's own and no reference counting.
+struct JSONTapeBuilder: ~Copyable {
     typealias Entry = JSONTape.Entry
 
-    /// True for the bytes that end a plain run inside a string: quote, backslash, controls.
-    private static let stopBytes: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    private let bytes: UnsafePointer<UInt8>
+    private let n: Int
+    private var p = 0
+    private var entries: UnsafeMutablePointer<Entry>
+    private var count = 0
+    private var capacity: Int
+    /// Entry index of each open container, innermost last.
+    private let open: UnsafeMutablePointer<Int32>
+    private var depth = 0
+    private let maxDepth: Int
 
-    /// Entries written through a pointer, grown by doubling: no per-append checks but the bound.
-    struct EntryBuffer: ~Copyable {
-        var base: UnsafeMutablePointer<Entry>
-        var count = 0
-        var capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = max(capacity, 8)
-            base = .allocate(capacity: self.capacity)
+    /// Parses `text` and runs `body` over its entries; the entries live only during `body`.
+    static func withEntries<T>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
+                               _ body: (UnsafeBufferPointer<Entry>) -> T) throws(JSONParseError) -> T {
+        guard let base = text.baseAddress, !text.isEmpty else {
+            throw JSONParseError(reason: .unexpectedEnd, offset: 0)
         }
-
-        deinit { base.deallocate() }
-
-        @inline(__always) mutating func append(_ entry: Entry) {
-            if count == capacity {
-                let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
-                grown.moveInitialize(from: base, count: count)
-                base.deallocate()
-                base = grown
-                capacity *= 2
-            }
-            (base + count).initialize(to: entry)
-            count += 1
-        }
-
-        subscript(i: Int) -> Entry {
-            get { base[i] }
-            set { base[i] = newValue }
-        }
-
-        func finish() -> [Entry] { Array(UnsafeBufferPointer(start: base, count: count)) }
+        var builder = JSONTapeBuilder(base, text.count, maxDepth: max(0, maxDepth))
+        try builder.scanDocument()
+        return body(UnsafeBufferPointer(start: builder.entries, count: builder.count))
     }
 
-    static func build(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> [Entry] {
+    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int) {
+        self.bytes = bytes
+        self.n = n
+        self.maxDepth = maxDepth
         // Every value but the last takes at least two bytes; capped so a huge text reserves little.
-        var entries = EntryBuffer(capacity: min(bytes.count / 2 + 2, 8192))
-        var open: [Int] = []  // entry index of each open container, innermost last
-        let n = bytes.count
-        var p = 0
-        let stops = stopBytes
+        capacity = min(n / 2 + 2, 8192)
+        entries = .allocate(capacity: capacity)
+        open = .allocate(capacity: maxDepth + 1)
+    }
 
-        func fail(_ reason: JSONParseError.Reason) -> JSONParseError { JSONParseError(reason: reason, offset: p) }
+    deinit {
+        entries.deallocate()
+        open.deallocate()
+    }
 
-        func skipWhitespace() {
-            while p < n {
-                let b = bytes[p]
-                guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
-                p += 1
-            }
-        }
+    private func fail(_ reason: JSONParseError.Reason) -> JSONParseError { JSONParseError(reason: reason, offset: p) }
 
-        func append(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
-            entries.append(Entry(kind: kind, flags: flags, count: 0, start: Int32(truncatingIfNeeded: start),
-                                 end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: entries.count + 1)))
-        }
+    @inline(__always) private mutating func append(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
+        if count == capacity { grow() }
+        (entries + count).initialize(to: Entry(kind: kind, flags: flags, count: 0, start: Int32(truncatingIfNeeded: start),
+                                               end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: count + 1)))
+        count += 1
+    }
 
-        /// A string at `p` (its opening quote), appended as one entry.
-        func scanString() throws(JSONParseError) {
+    private mutating func grow() {
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = grown
+        capacity *= 2
+    }
+
+    @inline(__always) private mutating func skipWhitespace() {
+        if p < n && bytes[p] > 0x20 { return }  // compact JSON: nothing to skip
+        while p < n {
+            let b = bytes[p]
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
             p += 1
-            let start = p
-            var escaped = false
-            while true {
-                while p < n && !stops[Int(bytes[p])] { p += 1 }
-                guard p < n else { throw fail(.unexpectedEnd) }
-                let b = bytes[p]
-                if b == UInt8(ascii: "\"") { break }
-                guard b == UInt8(ascii: "\\") else { throw fail(.controlCharacterInString) }
-                escaped = true
+        }
+    }
+
+    /// The offset of the first quote, backslash or control byte at or after `from` (or `n`),
+    /// eight bytes at a time: a byte is flagged when it equals `"` or `\` or is below 0x20, and
+    /// the lowest flagged byte of a word is always a true match. Works on a local cursor so
+    /// the loop stays in registers.
+    @inline(__always) private func plainRunEnd(from: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var q = from
+        while n &- q >= 8 {
+            let w = UInt64(littleEndian: UnsafeRawPointer(bytes + q).loadUnaligned(as: UInt64.self))
+            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+            let hits = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (w &- ones &* 0x20) & ~w) & highs
+            if hits != 0 { return q &+ hits.trailingZeroBitCount >> 3 }
+            q &+= 8
+        }
+        while q < n {
+            let b = bytes[q]
+            if b < 0x20 || b == 0x22 || b == 0x5C { return q }
+            q &+= 1
+        }
+        return q
+    }
+
+    /// A string at `p` (its opening quote), appended as one entry.
+    private mutating func scanString() throws(JSONParseError) {
+        let start = p + 1
+        var q = plainRunEnd(from: start)
+        if q < n && bytes[q] == UInt8(ascii: "\"") {  // the common case: no escapes
+            append(.string, 0, start, q)
+            entries[count - 1].count = JSONTape.fingerprint(bytes + start, q - start)
+            p = q + 1
+            return
+        }
+        p = q
+        while true {
+            guard p < n else { throw fail(.unexpectedEnd) }
+            let b = bytes[p]
+            if b == UInt8(ascii: "\"") { break }
+            guard b == UInt8(ascii: "\\") else { throw fail(.controlCharacterInString) }
+            p += 1
+            guard p < n else { throw fail(.unexpectedEnd) }
+            switch bytes[p] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                 p += 1
-                guard p < n else { throw fail(.unexpectedEnd) }
-                switch bytes[p] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    p += 1
-                case UInt8(ascii: "u"):
-                    guard n - p > 4 else { throw fail(.unexpectedEnd) }
-                    for k in 1...4 where PercentEncoding.hexValue(bytes[p + k]) == nil {
-                        p += k
-                        throw fail(.invalidEscape)
-                    }
-                    p += 5
-                default:
+            case UInt8(ascii: "u"):
+                guard n - p > 4 else { throw fail(.unexpectedEnd) }
+                for k in 1...4 where PercentEncoding.hexValue(bytes[p + k]) == nil {
+                    p += k
                     throw fail(.invalidEscape)
                 }
+                p += 5
+            default:
+                throw fail(.invalidEscape)
             }
-            append(.string, escaped ? 1 : 0, start, p)
+            q = plainRunEnd(from: p)
+            p = q
+        }
+        append(.string, 1, start, p)
+        p += 1
+    }
+
+    /// An object key and its colon, leaving `p` at the value.
+    private mutating func scanKey() throws(JSONParseError) {
+        skipWhitespace()
+        guard p < n else { throw fail(.unexpectedEnd) }
+        guard bytes[p] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
+        try scanString()
+        if p < n && bytes[p] == UInt8(ascii: ":") { p += 1; return }  // the compact form
+        skipWhitespace()
+        guard p < n else { throw fail(.unexpectedEnd) }
+        guard bytes[p] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter) }
+        p += 1
+    }
+
+    private mutating func scanLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let length = literal.utf8CodeUnitCount
+        guard n - p >= length else { throw fail(.unexpectedEnd) }
+        for i in 0..<length where bytes[p + i] != literal.utf8Start[i] {
+            p += i
+            throw fail(.unexpectedCharacter)
+        }
+        p += length
+    }
+
+    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    private mutating func scanDigits() { while p < n && isDigit(bytes[p]) { p += 1 } }
+
+    private mutating func scanNumber() throws(JSONParseError) {
+        let start = p
+        var integer = true
+        if bytes[p] == UInt8(ascii: "-") { p += 1 }
+        guard p < n else { throw fail(.unexpectedEnd) }
+        if bytes[p] == UInt8(ascii: "0") {
             p += 1
+        } else if isDigit(bytes[p]) {
+            scanDigits()
+        } else {
+            throw fail(.invalidNumber)
         }
-
-        /// An object key and its colon, leaving `p` at the value.
-        func scanKey() throws(JSONParseError) {
-            skipWhitespace()
-            guard p < n else { throw fail(.unexpectedEnd) }
-            guard bytes[p] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
-            try scanString()
-            skipWhitespace()
-            guard p < n else { throw fail(.unexpectedEnd) }
-            guard bytes[p] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter) }
+        if p < n && bytes[p] == UInt8(ascii: ".") {
+            integer = false
             p += 1
+            guard p < n, isDigit(bytes[p]) else { throw fail(.invalidNumber) }
+            scanDigits()
         }
-
-        func scanLiteral(_ literal: StaticString) throws(JSONParseError) {
-            let count = literal.utf8CodeUnitCount
-            guard n - p >= count else { throw fail(.unexpectedEnd) }
-            for i in 0..<count where bytes[p + i] != literal.utf8Start[i] {
-                p += i
-                throw fail(.unexpectedCharacter)
-            }
-            p += count
+        if p < n && bytes[p] | 0x20 == UInt8(ascii: "e") {
+            integer = false
+            p += 1
+            if p < n && (bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-")) { p += 1 }
+            guard p < n, isDigit(bytes[p]) else { throw fail(.invalidNumber) }
+            scanDigits()
         }
+        append(.number, integer ? 1 : 0, start, p)
+    }
 
-        func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
-
-        func scanNumber() throws(JSONParseError) {
-            let start = p
-            var integer = true
-            if bytes[p] == UInt8(ascii: "-") { p += 1 }
-            guard p < n else { throw fail(.unexpectedEnd) }
-            if bytes[p] == UInt8(ascii: "0") {
-                p += 1
-            } else if isDigit(bytes[p]) {
-                while p < n && isDigit(bytes[p]) { p += 1 }
-            } else {
-                throw fail(.invalidNumber)
-            }
-            if p < n && bytes[p] == UInt8(ascii: ".") {
-                integer = false
-                p += 1
-                guard p < n, isDigit(bytes[p]) else { throw fail(.invalidNumber) }
-                while p < n && isDigit(bytes[p]) { p += 1 }
-            }
-            if p < n && bytes[p] | 0x20 == UInt8(ascii: "e") {
-                integer = false
-                p += 1
-                if p < n && (bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-")) { p += 1 }
-                guard p < n, isDigit(bytes[p]) else { throw fail(.invalidNumber) }
-                while p < n && isDigit(bytes[p]) { p += 1 }
-            }
-            append(.number, integer ? 1 : 0, start, p)
-        }
-
+    private mutating func scanDocument() throws(JSONParseError) {
         while true {
             // A value is expected at p.
             skipWhitespace()
@@ -155,7 +193,7 @@ enum JSONTapeBuilder {
             switch b {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = b == UInt8(ascii: "{")
-                let index = entries.count
+                let index = count
                 append(isObject ? .object : .array, 0, 0, 0)
                 p += 1
                 skipWhitespace()
@@ -163,9 +201,10 @@ enum JSONTapeBuilder {
                 if bytes[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     p += 1  // empty: complete at once, fall through to what follows a value
                 } else {
-                    // The container sits at depth open.count; its members one deeper.
-                    guard open.count < maxDepth else { throw fail(.tooDeep) }
-                    open.append(index)
+                    // The container sits at depth `depth`; its members one deeper.
+                    guard depth < maxDepth else { throw fail(.tooDeep) }
+                    open[depth] = Int32(truncatingIfNeeded: index)
+                    depth += 1
                     if isObject { try scanKey() }
                     continue
                 }
@@ -179,13 +218,14 @@ enum JSONTapeBuilder {
             // A value just ended: close containers, or move to the next member or element.
             while true {
                 skipWhitespace()
-                guard let top = open.last else {
+                guard depth > 0 else {
                     guard p == n else { throw fail(.trailingData) }
-                    return entries.finish()
+                    return
                 }
                 guard p < n else { throw fail(.unexpectedEnd) }
-                entries[top].count += 1
-                let isObject = entries[top].kind == .object
+                let top = entries + Int(open[depth - 1])
+                top.pointee.count += 1
+                let isObject = top.pointee.kind == .object
                 let c = bytes[p]
                 p += 1
                 if c == UInt8(ascii: ",") {
@@ -196,8 +236,8 @@ enum JSONTapeBuilder {
                     p -= 1
                     throw fail(.unexpectedCharacter)
                 }
-                entries[top].next = Int32(truncatingIfNeeded: entries.count)
-                open.removeLast()
+                top.pointee.next = Int32(truncatingIfNeeded: count)
+                depth -= 1
             }
         }
     }
