@@ -2,14 +2,15 @@ import BridgeRuntime
 import CGtk
 import Glibc
 
-/// One saved server opened in a window: its own persistent website data, its identity checked
-/// before anything loads, the loading mark until the reveal rule holds, clear failure screens
-/// with Retry, web-process crash recovery, and links to other origins sent to the browser.
+/// One saved server's Studio: its own persistent website data, its identity checked before
+/// anything loads, the loading mark until the reveal rule holds, clear failure screens with
+/// Retry, web-process crash recovery, and links to other origins sent to the browser. A
+/// `ShellApp` shows one session at a time in its window.
 @MainActor
 final class OpenSession {
     let record: ServerRecord
     let page: StudioPage
-    let window: StudioWindow
+    let view: StudioView
     private let networkSession: NetworkSessionPointer
     private var crashes = CrashLimiter()
     private var finishedAt: Double?
@@ -25,35 +26,50 @@ final class OpenSession {
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
         webkit_settings_set_user_agent(settings, device.userAgent)
-        window = StudioWindow(page: page, title: "\(record.name) — HostShell")
+        view = StudioView(page: page)
         page.onStateChanged = { [weak self] in self?.checkReveal() }
         connectSignals()
     }
 
-    func start() {
-        window.present()
-        verifyAndLoad()
+    func start() { verifyAndLoad() }
+
+    /// Ends the session before it is dropped: no signal reaches it or its page any more, and the
+    /// page's web process goes with its view. Website data stays on disk for the next visit.
+    func close() {
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(page.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
+        onScreenChanged = nil
+        page.close()
     }
 
     /// Checks the server's identity, then loads Studio; every failure gets a screen with Retry.
     func verifyAndLoad() {
-        window.showLoading("Connecting to \(record.name)…")
+        view.showLoading("Connecting to \(record.name)…")
         finishedAt = nil
         onScreenChanged?()
         // Asynchronous: the loading mark keeps turning while a slow server answers (≤ 10 s).
         IdentityClient.fetch(record.address) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .failure(let error):
-                self.window.showError(title: "Can't reach \(self.record.name)",
-                                      detail: error.message + "\nCheck that the server is running and this computer is on its network.",
-                                      retry: { [weak self] in self?.verifyAndLoad() })
+            case .failure(let failure):
+                switch failure.kind {
+                case .insecure:
+                    self.view.showError(title: "The connection to \(self.record.name) isn't secure", detail: failure.message,
+                                        icon: "channel-insecure-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                case .unreachable:
+                    self.view.showError(title: "Can't reach \(self.record.name)",
+                                        detail: failure.message + "\nCheck that the server is running and this computer is on its network.",
+                                        retry: { [weak self] in self?.verifyAndLoad() })
+                case .refused:
+                    self.view.showError(title: "\(self.record.name) did not say who it is", detail: failure.message,
+                                        icon: "dialog-warning-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                }
             case .success(let identity):
                 if let explanation = self.record.verify(identity).explanation {
-                    self.window.showError(title: "This is not the server you saved", detail: explanation,
+                    self.view.showError(title: "This is not the server you saved", detail: explanation,
                                           icon: "dialog-warning-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
                 } else {
-                    self.window.showLoading("Loading \(self.record.name)…")
+                    self.view.showLoading("Loading \(self.record.name)…")
                     self.page.load(self.record.address.origin.description + "/")
                 }
             }
@@ -62,7 +78,17 @@ final class OpenSession {
     }
 
     private func checkReveal() {
-        guard !window.isRevealed, page.loadFinished else { return }
+        guard !view.isRevealed, page.loadFinished else { return }
+        if page.documentStatus >= 400 {
+            // Not Studio but the server's error page: say so instead of showing it as the app.
+            guard view.screen != "error" else { return }
+            let status = page.documentStatus
+            view.showError(title: "\(record.name) answered with an error",
+                           detail: "Loading Studio failed with HTTP \(status)\(status >= 500 ? " (a problem on the server)" : ""). \(page.uri ?? "")",
+                           icon: "dialog-error-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+            onScreenChanged?()
+            return
+        }
         let now = monotonicSeconds()
         if finishedAt == nil {
             finishedAt = now
@@ -70,7 +96,7 @@ final class OpenSession {
         }
         if LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: page.session.catalog != nil,
                                       secondsSinceFinished: now - (finishedAt ?? now)) {
-            window.reveal()
+            view.reveal()
             onScreenChanged?()
         }
     }
@@ -85,7 +111,7 @@ final class OpenSession {
             guard !cancelled && !ignored else { return 0 }
             let where_ = uri.map { String(cString: $0) } ?? ""
             MainActor.assumeIsolated {
-                session.window.showError(title: "\(session.record.name) could not be loaded",
+                session.view.showError(title: "\(session.record.name) could not be loaded",
                                          detail: "\(reason)\n\(where_)", retry: { [weak session] in session?.verifyAndLoad() })
                 session.onScreenChanged?()
             }
@@ -95,11 +121,11 @@ final class OpenSession {
             let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated {
                 if session.crashes.recordDeath(at: monotonicSeconds()) {
-                    session.window.showLoading("Studio stopped unexpectedly; reloading…")
+                    session.view.showLoading("Studio stopped unexpectedly; reloading…")
                     session.finishedAt = nil
                     webkit_web_view_reload(view)
                 } else {
-                    session.window.showError(title: "Studio keeps stopping",
+                    session.view.showError(title: "Studio keeps stopping",
                                              detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "out of memory" : "crashed")). Retry when the server's Studio is fixed.",
                                              icon: "dialog-error-symbolic", retry: { [weak session] in session?.verifyAndLoad() })
                 }

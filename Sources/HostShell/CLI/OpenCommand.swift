@@ -55,25 +55,19 @@ enum OpenCommand {
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return MainActor.assumeIsolated {
             let loop = g_main_loop_new(nil, 0)
-            let session = OpenSession(record: record, device: device, inspector: inspector)
+            let app = ShellApp(records: records, opening: record, device: device, inspector: inspector)
             var exitCode = ExitCode.success
             if check {
                 var done = false
                 @MainActor func report(_ ok: Bool) {
                     guard !done else { return }
                     done = true
-                    var state = StateReport.json(session.page.session).objectValue ?? JSONObject()
-                    state["server"] = ["id": .string(record.id), "address": .string(record.address.normalized),
-                                       "installationId": .string(record.identity.installationId)]
-                    state["screen"] = .string(session.window.screen)
-                    let status = session.window.statusText
-                    state["status"] = ["title": .string(status.title), "detail": .string(status.detail)]
-                    print(JSONWriter.string(.object(state)))
+                    print(JSONWriter.string(ShellState.json(app)))
                     exitCode = ok ? ExitCode.success : ExitCode.failure
                     g_main_loop_quit(loop)
                 }
-                session.onScreenChanged = {
-                    switch session.window.screen {
+                app.onScreenChanged = {
+                    switch app.session.view.screen {
                     case "page": report(true)
                     case "error": report(false)
                     default: break
@@ -81,9 +75,9 @@ enum OpenCommand {
                 }
                 MainLoop.after(milliseconds: UInt32(timeout * 1000)) { report(false) }
             } else {
-                onSignal(raw(session.window.window), "destroy") { g_main_loop_quit(loop) }
+                onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }
-            session.start()
+            app.start()
             g_main_loop_run(loop)
             return exitCode
         }

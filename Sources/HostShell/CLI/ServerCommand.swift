@@ -64,7 +64,7 @@ enum ServerCommand {
         }
         print("Checking \(address) …")
         let identity: ServerIdentity
-        switch IdentityClient.fetch(address) {
+        switch MainActor.assumeIsolated({ IdentityClient.fetchAndWait(address) }) {
         case .success(let fetched): identity = fetched
         case .failure(let error):
             printError("hostshell: not saved: \(error.message)")

@@ -109,8 +109,12 @@ private final class Demo {
                 allPassed = allPassed && tour.passed
             }
             let state: JSONValue = ["tour": .bool(allPassed), "devices": .object(reports)]
-            FileManager.default.createFile(atPath: out + "/state.json", contents: Data(JSONWriter.bytes(state)))
-            print("State: \(out)/state.json")
+            if FileManager.default.createFile(atPath: out + "/state.json", contents: Data(JSONWriter.bytes(state))) {
+                print("State: \(out)/state.json")
+            } else {
+                printError("hostshell demo: could not write \(out)/state.json; check that the directory is writable")
+                allPassed = false
+            }
             print(allPassed ? "Demo tour passed on \(devices.map(\.rawValue).joined(separator: ", "))." : "Demo tour FAILED.")
             exitCode = allPassed ? ExitCode.success : ExitCode.failure
             g_main_loop_quit(loop)

@@ -35,7 +35,7 @@ final class Tour {
     func run(networkSession: NetworkSessionPointer) async {
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: server.origin, available: [.nativeNavigation])
-        window = StudioWindow(page: page, title: "Reference Studio — HostShell (\(device.rawValue))")
+        window = StudioWindow(page: page, title: "Reference Studio", subtitle: "\(device.rawValue.capitalized) · HostShell demo")
         window.present()
         page.load(server.baseURL + "/")
 

@@ -1,195 +1,95 @@
 import BridgeRuntime
 import CGtk
 
-/// A window hosting one Studio page with the native chrome its catalog describes: a back bar
-/// above the page, and a bottom tab bar (phone) or a sidebar (tablet, desktop). When there is no
-/// native navigation, only the page shows and Studio draws its own.
+/// The application window: a header bar naming the server, with a server switcher when more
+/// than one is saved, above one `StudioView` at a time. Sized for the device profile.
 @MainActor
 final class StudioWindow {
-    let window: WidgetPointer
-    let page: StudioPage
-    private let tabBar = TabBar()
-    private let sidebar = Sidebar()
-    private let backBar = BackBarView()
-    private var layout: NavigationLayout = .none
-    private let stack: WidgetPointer
-    private let statusTitle: WidgetPointer
-    private let statusDetail: WidgetPointer
-    private let statusIcon: WidgetPointer
-    private let spinner: WidgetPointer
-    private let retryButton: WidgetPointer
-    private var retry: (() -> Void)?
+    /// A saved server as the switcher lists it.
+    struct ServerEntry {
+        var id: String
+        var name: String
+        var address: String
+    }
 
-    init(page: StudioPage, title: String) {
-        self.page = page
-        Style.install()
+    let window: WidgetPointer
+    private(set) var view: StudioView
+    private let titleWidget: OpaquePointer
+    private let switcher: WidgetPointer
+    private let serverList: WidgetPointer
+    /// Called with the id of the server the user chose in the switcher.
+    var onChooseServer: ((String) -> Void)?
+
+    convenience init(page: StudioPage, title: String, subtitle: String = "") {
+        self.init(view: StudioView(page: page), title: title, subtitle: subtitle)
+    }
+
+    init(view: StudioView, title: String, subtitle: String = "") {
+        self.view = view
         window = gtk_window_new()!
         gtk_window_set_title(cast(window), title)
-        let size = page.session.profile.windowSize
+        let size = view.page.session.profile.windowSize
         gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height))
 
-        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_box_append(cast(content), backBar.widget)
-        let web = cgtk_widget(UnsafeMutableRawPointer(page.view))!
-        gtk_widget_set_vexpand(web, 1)
-        gtk_widget_set_hexpand(web, 1)
-        gtk_box_append(cast(content), web)
-        gtk_box_append(cast(content), tabBar.widget)
-
-        let root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        gtk_box_append(cast(root), sidebar.widget)
-        gtk_box_append(cast(root), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
-        gtk_box_append(cast(root), content)
-
-        // Loading and failure share one status page: the loading mark (a spinner, which GTK
-        // shows still when animations are off) or an icon, a title, a detail and Retry.
-        let status = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        gtk_widget_set_valign(status, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_start(status, 32)
-        gtk_widget_set_margin_end(status, 32)
-        spinner = gtk_spinner_new()!
-        gtk_widget_set_size_request(spinner, 48, 48)
-        statusIcon = gtk_image_new_from_icon_name("network-offline-symbolic")!
-        gtk_image_set_pixel_size(cast(statusIcon), 64)
-        gtk_widget_add_css_class(statusIcon, "dim-label")
-        statusTitle = gtk_label_new("")!
-        gtk_widget_add_css_class(statusTitle, "title-2")
-        gtk_label_set_wrap(cast(statusTitle), 1)
-        gtk_label_set_justify(cast(statusTitle), GTK_JUSTIFY_CENTER)
-        statusDetail = gtk_label_new("")!
-        gtk_label_set_wrap(cast(statusDetail), 1)
-        gtk_label_set_justify(cast(statusDetail), GTK_JUSTIFY_CENTER)
-        gtk_label_set_selectable(cast(statusDetail), 1)
-        retryButton = gtk_button_new_with_mnemonic("_Retry")!
-        gtk_widget_add_css_class(retryButton, "pill")
-        gtk_widget_add_css_class(retryButton, "suggested-action")
-        gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
-        for widget in [spinner, statusIcon, statusTitle, statusDetail, retryButton] { gtk_box_append(cast(status), widget) }
-
-        stack = gtk_stack_new()!
-        gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_add_named(cast(stack), status, "status")
-        gtk_stack_add_named(cast(stack), root, "content")
-        gtk_window_set_child(cast(window), stack)
-        gtk_stack_set_visible_child_name(cast(stack), "content")
-        onSignal(raw(retryButton), "clicked") { [weak self] in self?.retry?() }
-
-        tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
-        sidebar.onTap = { [weak page] id in page?.tap(destination: id) }
-        backBar.onBack = { [weak page] in page?.tapBack() }
-        page.onChromeChanged = { [weak self] chrome in self?.show(chrome) }
-        show(page.session.nativeChrome)
-        installShortcuts()
+        let header = gtk_header_bar_new()!
+        titleWidget = OpaquePointer(adw_window_title_new(title, subtitle))
+        gtk_header_bar_set_title_widget(cast(header), cgtk_widget(UnsafeMutableRawPointer(titleWidget)))
+        // The switcher: a menu button (F10 opens it) with the saved servers, the shown one ticked.
+        switcher = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(cast(switcher), "network-server-symbolic")
+        gtk_menu_button_set_primary(cast(switcher), 1)
+        gtk_widget_set_tooltip_text(switcher, "Switch Server (F10)")
+        serverList = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        let popover = gtk_popover_new()!
+        gtk_popover_set_child(cast(popover), serverList)
+        gtk_menu_button_set_popover(cast(switcher), popover)
+        gtk_widget_set_visible(switcher, 0)
+        gtk_header_bar_pack_start(cast(header), switcher)
+        gtk_window_set_titlebar(cast(window), header)
+        gtk_window_set_child(cast(window), view.widget)
     }
 
     func present() { gtk_window_present(cast(window)) }
 
-    /// The loading mark with what is happening ("Verifying …", "Loading …").
-    func showLoading(_ text: String) {
-        gtk_spinner_start(cast(spinner))
-        gtk_widget_set_visible(spinner, 1)
-        gtk_widget_set_visible(statusIcon, 0)
-        gtk_widget_set_visible(retryButton, 0)
-        gtk_label_set_text(cast(statusTitle), text)
-        gtk_label_set_text(cast(statusDetail), "")
-        gtk_stack_set_visible_child_name(cast(stack), "status")
+    /// Shows another Studio view in this window (the previous one is removed from it).
+    func show(_ view: StudioView, title: String, subtitle: String) {
+        self.view = view
+        gtk_window_set_child(cast(window), view.widget)
+        gtk_window_set_title(cast(window), title)
+        adw_window_title_set_title(titleWidget, title)
+        adw_window_title_set_subtitle(titleWidget, subtitle)
     }
 
-    /// A failure screen: what went wrong, what to do, and Retry when retrying can help.
-    func showError(title: String, detail: String, icon: String = "network-offline-symbolic", retry: (() -> Void)?) {
-        gtk_spinner_stop(cast(spinner))
-        gtk_widget_set_visible(spinner, 0)
-        gtk_image_set_from_icon_name(cast(statusIcon), icon)
-        gtk_widget_set_visible(statusIcon, 1)
-        gtk_label_set_text(cast(statusTitle), title)
-        gtk_label_set_text(cast(statusDetail), detail)
-        self.retry = retry
-        gtk_widget_set_visible(retryButton, retry == nil ? 0 : 1)
-        gtk_stack_set_visible_child_name(cast(stack), "status")
-        if retry != nil { gtk_widget_grab_focus(retryButton) }
-    }
-
-    /// Shows the page and its native chrome.
-    func reveal() {
-        gtk_spinner_stop(cast(spinner))
-        gtk_stack_set_visible_child_name(cast(stack), "content")
-    }
-
-    var isRevealed: Bool {
-        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) } == "content"
-    }
-
-    /// What the window shows, for state dumps.
-    var screen: String {
-        if isRevealed { return "page" }
-        return gtk_widget_get_visible(retryButton) != 0 || gtk_widget_get_visible(statusIcon) != 0 ? "error" : "loading"
-    }
-
-    var statusText: (title: String, detail: String) {
-        (String(cString: gtk_label_get_text(cast(statusTitle))), String(cString: gtk_label_get_text(cast(statusDetail))))
-    }
-
-    private func show(_ chrome: NativeChrome) {
-        if chrome.layout != layout {
-            layout = chrome.layout
-            switch chrome.layout {
-            case .none:
-                break
-            case .tabs(let tabs, let more):
-                tabBar.show(tabs: tabs, more: more, selected: chrome.selectedDestinationId)
-            case .sidebar(let groups):
-                sidebar.show(groups: groups, selected: chrome.selectedDestinationId)
+    /// The servers the switcher offers; hidden when there is only one.
+    func setServers(_ servers: [ServerEntry], current: String) {
+        while let row = gtk_widget_get_first_child(serverList) { gtk_box_remove(cast(serverList), row) }
+        for server in servers {
+            let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+            let labels = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+            let name = gtk_label_new(server.name)!
+            gtk_label_set_xalign(cast(name), 0)
+            let address = gtk_label_new(server.address)!
+            gtk_label_set_xalign(cast(address), 0)
+            gtk_widget_add_css_class(address, "dim-label")
+            gtk_widget_add_css_class(address, "caption")
+            gtk_box_append(cast(labels), name)
+            gtk_box_append(cast(labels), address)
+            gtk_widget_set_hexpand(labels, 1)
+            gtk_box_append(cast(box), labels)
+            let tick = gtk_image_new_from_icon_name("object-select-symbolic")!
+            gtk_widget_set_opacity(tick, server.id == current ? 1 : 0)
+            gtk_box_append(cast(box), tick)
+            let button = gtk_button_new()!
+            gtk_widget_add_css_class(button, "flat")
+            gtk_button_set_child(cast(button), box)
+            let id = server.id
+            onSignal(raw(button), "clicked") { [weak self] in
+                guard let self else { return }
+                gtk_menu_button_popdown(cast(self.switcher))
+                if id != current { self.onChooseServer?(id) }
             }
+            gtk_box_append(cast(serverList), button)
         }
-        let tabs: Bool, side: Bool
-        switch chrome.layout {
-        case .none: (tabs, side) = (false, false)
-        case .tabs: (tabs, side) = (true, false)
-        case .sidebar: (tabs, side) = (false, true)
-        }
-        gtk_widget_set_visible(tabBar.widget, tabs ? 1 : 0)
-        gtk_widget_set_visible(sidebar.widget, side ? 1 : 0)
-        if let separator = gtk_widget_get_next_sibling(sidebar.widget) { gtk_widget_set_visible(separator, side ? 1 : 0) }
-        tabBar.select(chrome.selectedDestinationId)
-        sidebar.select(chrome.selectedDestinationId)
-        backBar.show(chrome.backBar)
-    }
-
-    /// Alt+Left goes back when the back bar is shown, as in every GNOME app.
-    private func installShortcuts() {
-        let controller = gtk_shortcut_controller_new()!
-        gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_GLOBAL)
-        let trigger = gtk_shortcut_trigger_parse_string("<Alt>Left")
-        let action = gtk_callback_action_new({ _, _, data in
-            let window = Unmanaged<StudioWindow>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                guard window.page.session.nativeChrome.backBar != nil else { return 0 }
-                window.page.tapBack()
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(trigger, action))
-        gtk_widget_add_controller(window, controller)
-    }
-}
-
-/// The few style rules the chrome needs beyond Adwaita's: the selected tab takes the accent
-/// colour, in light and dark alike.
-@MainActor
-enum Style {
-    private static var installed = false
-
-    static func install() {
-        guard !installed, let display = gdk_display_get_default() else { return }
-        installed = true
-        let provider = gtk_css_provider_new()!
-        let css = """
-        .hostshell-tabbar { border-top: 1px solid alpha(currentColor, 0.15); padding: 2px; }
-        .hostshell-tabbar button { padding: 4px 2px; }
-        .hostshell-tabbar .hostshell-selected { color: @accent_color; }
-        .hostshell-backbar { border-bottom: 1px solid alpha(currentColor, 0.15); padding: 4px; }
-        """
-        gtk_css_provider_load_from_data(provider, css, -1)
-        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        gtk_widget_set_visible(switcher, servers.count > 1 ? 1 : 0)
     }
 }

@@ -21,7 +21,8 @@ final class StudioPage {
     /// Messages that reached the host through the bridge (decoded or not).
     private(set) var messagesReceived = 0
     private(set) var loadFinished = false
-    private(set) var lastLoadError: String?
+    /// The HTTP status of the document shown (0 when it did not come over HTTP).
+    private(set) var documentStatus = 0
 
     init(networkSession: NetworkSessionPointer, context: HostContext, profile: DeviceProfile,
          serverOrigin: Origin, available: Set<HostCapability>) {
@@ -49,6 +50,16 @@ final class StudioPage {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
+    /// Stops the bridge and every signal into this page; the caller drops the view.
+    func close() {
+        channel.close()
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
+        onChromeChanged = nil
+        onStateChanged = nil
+        webkit_web_view_terminate_web_process(view)
+    }
+
     /// Runs a script in the page world, for scripted tours and tests only (never with message content).
     func evaluate(_ script: String) {
         webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
@@ -68,6 +79,8 @@ final class StudioPage {
             loadFinished = false
         case WEBKIT_LOAD_COMMITTED:
             // A new main-frame document: it must negotiate again.
+            let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
+            documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0
             handle(.documentCommitted)
         case WEBKIT_LOAD_FINISHED:
             loadFinished = true

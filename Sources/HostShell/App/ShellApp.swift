@@ -1,0 +1,57 @@
+import BridgeRuntime
+import CGtk
+
+/// The running app: one window showing one saved server's Studio at a time, and switching
+/// between saved servers the way the phone app does — each server keeps its own persistent
+/// website data (sign-in, storage), so switching away and back finds it as it was left.
+@MainActor
+final class ShellApp {
+    let window: StudioWindow
+    private(set) var session: OpenSession
+    private(set) var records: [ServerRecord]
+    let device: DeviceProfile
+    let inspector: Bool
+    /// Called whenever what the window shows changes, including after a switch.
+    var onScreenChanged: (() -> Void)? {
+        didSet { session.onScreenChanged = onScreenChanged }
+    }
+
+    init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool) {
+        self.records = records
+        self.device = device
+        self.inspector = inspector
+        session = OpenSession(record: record, device: device, inspector: inspector)
+        window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
+        window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
+        refreshSwitcher()
+    }
+
+    func start() {
+        window.present()
+        session.start()
+    }
+
+    /// Shows the saved server `id` in place of the current one. Returns a reason when it cannot.
+    @discardableResult
+    func switchTo(_ id: String) -> String? {
+        guard let record = records.first(where: { $0.id == id }) else {
+            return "no saved server \"\(id)\"; saved: \(records.map(\.id).joined(separator: ", "))"
+        }
+        guard record.id != session.record.id else { return nil }
+        let previous = session
+        session = OpenSession(record: record, device: device, inspector: inspector)
+        session.onScreenChanged = onScreenChanged
+        window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
+        previous.close()
+        refreshSwitcher()
+        session.start()
+        return nil
+    }
+
+    private func refreshSwitcher() {
+        window.setServers(records.map { .init(id: $0.id, name: $0.name, address: $0.address.normalized) },
+                          current: session.record.id)
+    }
+
+    private static func title(_ record: ServerRecord) -> String { record.name }
+}

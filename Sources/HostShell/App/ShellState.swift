@@ -1,0 +1,21 @@
+import BridgeRuntime
+
+/// The running app's native state as JSON — what `open --check` prints and the control
+/// interface's `state` returns: the server shown and the saved ones, what the window shows
+/// (page, loading or error with its text), and the page's negotiated state and chrome.
+@MainActor
+enum ShellState {
+    static func json(_ app: ShellApp) -> JSONValue {
+        let session = app.session
+        var state = StateReport.json(session.page.session).objectValue ?? JSONObject()
+        state["server"] = ["id": .string(session.record.id), "name": .string(session.record.name),
+                           "address": .string(session.record.address.normalized),
+                           "installationId": .string(session.record.identity.installationId)]
+        state["servers"] = .array(app.records.map { .string($0.id) })
+        state["screen"] = .string(session.view.screen)
+        let status = session.view.statusText
+        state["status"] = ["title": .string(status.title), "detail": .string(status.detail)]
+        state["url"] = session.page.uri.map(JSONValue.string) ?? .null
+        return .object(state)
+    }
+}

@@ -1,0 +1,168 @@
+import BridgeRuntime
+import CGtk
+
+/// One Studio page with the native chrome its catalog describes: a back bar above the page, and
+/// a bottom tab bar (phone) or a sidebar (tablet, desktop), or the loading mark and failure
+/// screens in its place. When there is no native navigation, only the page shows and Studio
+/// draws its own. A `StudioWindow` shows one at a time.
+@MainActor
+final class StudioView {
+    /// The view's root widget: a stack of the status page and the content.
+    let widget: WidgetPointer
+    let page: StudioPage
+    private let tabBar = TabBar()
+    private let sidebar = Sidebar()
+    private let backBar = BackBarView()
+    private var layout: NavigationLayout = .none
+    private let statusTitle: WidgetPointer
+    private let statusDetail: WidgetPointer
+    private let statusIcon: WidgetPointer
+    private let spinner: WidgetPointer
+    private let retryButton: WidgetPointer
+    private var retry: (() -> Void)?
+
+    init(page: StudioPage) {
+        self.page = page
+        Style.install()
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(cast(content), backBar.widget)
+        let web = cgtk_widget(UnsafeMutableRawPointer(page.view))!
+        gtk_widget_set_vexpand(web, 1)
+        gtk_widget_set_hexpand(web, 1)
+        gtk_box_append(cast(content), web)
+        gtk_box_append(cast(content), tabBar.widget)
+
+        let root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_box_append(cast(root), sidebar.widget)
+        gtk_box_append(cast(root), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
+        gtk_box_append(cast(root), content)
+
+        // Loading and failure share one status page: the loading mark (a spinner, which GTK
+        // shows still when animations are off) or an icon, a title, a detail and Retry.
+        let status = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        gtk_widget_set_valign(status, GTK_ALIGN_CENTER)
+        gtk_widget_set_margin_start(status, 32)
+        gtk_widget_set_margin_end(status, 32)
+        spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 48, 48)
+        statusIcon = gtk_image_new_from_icon_name("network-offline-symbolic")!
+        gtk_image_set_pixel_size(cast(statusIcon), 64)
+        gtk_widget_add_css_class(statusIcon, "dim-label")
+        statusTitle = gtk_label_new("")!
+        gtk_widget_add_css_class(statusTitle, "title-2")
+        gtk_label_set_wrap(cast(statusTitle), 1)
+        gtk_label_set_justify(cast(statusTitle), GTK_JUSTIFY_CENTER)
+        statusDetail = gtk_label_new("")!
+        gtk_label_set_wrap(cast(statusDetail), 1)
+        gtk_label_set_justify(cast(statusDetail), GTK_JUSTIFY_CENTER)
+        gtk_label_set_selectable(cast(statusDetail), 1)
+        retryButton = gtk_button_new_with_mnemonic("_Retry")!
+        gtk_widget_add_css_class(retryButton, "pill")
+        gtk_widget_add_css_class(retryButton, "suggested-action")
+        gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
+        for widget in [spinner, statusIcon, statusTitle, statusDetail, retryButton] { gtk_box_append(cast(status), widget) }
+
+        widget = gtk_stack_new()!
+        gtk_stack_set_transition_type(cast(widget), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_add_named(cast(widget), status, "status")
+        gtk_stack_add_named(cast(widget), root, "content")
+        gtk_stack_set_visible_child_name(cast(widget), "content")
+        onSignal(raw(retryButton), "clicked") { [weak self] in self?.retry?() }
+
+        tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
+        sidebar.onTap = { [weak page] id in page?.tap(destination: id) }
+        backBar.onBack = { [weak page] in page?.tapBack() }
+        page.onChromeChanged = { [weak self] chrome in self?.show(chrome) }
+        show(page.session.nativeChrome)
+        installShortcuts()
+    }
+
+    /// The loading mark with what is happening ("Verifying …", "Loading …").
+    func showLoading(_ text: String) {
+        gtk_spinner_start(cast(spinner))
+        gtk_widget_set_visible(spinner, 1)
+        gtk_widget_set_visible(statusIcon, 0)
+        gtk_widget_set_visible(retryButton, 0)
+        gtk_label_set_text(cast(statusTitle), text)
+        gtk_label_set_text(cast(statusDetail), "")
+        gtk_stack_set_visible_child_name(cast(widget), "status")
+    }
+
+    /// A failure screen: what went wrong, what to do, and Retry when retrying can help.
+    func showError(title: String, detail: String, icon: String = "network-offline-symbolic", retry: (() -> Void)?) {
+        gtk_spinner_stop(cast(spinner))
+        gtk_widget_set_visible(spinner, 0)
+        gtk_image_set_from_icon_name(cast(statusIcon), icon)
+        gtk_widget_set_visible(statusIcon, 1)
+        gtk_label_set_text(cast(statusTitle), title)
+        gtk_label_set_text(cast(statusDetail), detail)
+        self.retry = retry
+        gtk_widget_set_visible(retryButton, retry == nil ? 0 : 1)
+        gtk_stack_set_visible_child_name(cast(widget), "status")
+        if retry != nil { gtk_widget_grab_focus(retryButton) }
+    }
+
+    /// Shows the page and its native chrome.
+    func reveal() {
+        gtk_spinner_stop(cast(spinner))
+        gtk_stack_set_visible_child_name(cast(widget), "content")
+    }
+
+    var isRevealed: Bool {
+        gtk_stack_get_visible_child_name(cast(widget)).map { String(cString: $0) } == "content"
+    }
+
+    /// What the window shows, for state dumps.
+    var screen: String {
+        if isRevealed { return "page" }
+        return gtk_widget_get_visible(retryButton) != 0 || gtk_widget_get_visible(statusIcon) != 0 ? "error" : "loading"
+    }
+
+    var statusText: (title: String, detail: String) {
+        (String(cString: gtk_label_get_text(cast(statusTitle))), String(cString: gtk_label_get_text(cast(statusDetail))))
+    }
+
+    private func show(_ chrome: NativeChrome) {
+        if chrome.layout != layout {
+            layout = chrome.layout
+            switch chrome.layout {
+            case .none:
+                break
+            case .tabs(let tabs, let more):
+                tabBar.show(tabs: tabs, more: more, selected: chrome.selectedDestinationId)
+            case .sidebar(let groups):
+                sidebar.show(groups: groups, selected: chrome.selectedDestinationId)
+            }
+        }
+        let tabs: Bool, side: Bool
+        switch chrome.layout {
+        case .none: (tabs, side) = (false, false)
+        case .tabs: (tabs, side) = (true, false)
+        case .sidebar: (tabs, side) = (false, true)
+        }
+        gtk_widget_set_visible(tabBar.widget, tabs ? 1 : 0)
+        gtk_widget_set_visible(sidebar.widget, side ? 1 : 0)
+        if let separator = gtk_widget_get_next_sibling(sidebar.widget) { gtk_widget_set_visible(separator, side ? 1 : 0) }
+        tabBar.select(chrome.selectedDestinationId)
+        sidebar.select(chrome.selectedDestinationId)
+        backBar.show(chrome.backBar)
+    }
+
+    /// Alt+Left goes back when the back bar is shown, as in every GNOME app. The shortcut is
+    /// global to whichever window shows this view.
+    private func installShortcuts() {
+        let controller = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_GLOBAL)
+        let trigger = gtk_shortcut_trigger_parse_string("<Alt>Left")
+        let action = gtk_callback_action_new({ _, _, data in
+            let view = Unmanaged<StudioView>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                guard view.page.session.nativeChrome.backBar != nil else { return 0 }
+                view.page.tapBack()
+                return 1
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(trigger, action))
+        gtk_widget_add_controller(widget, controller)
+    }
+}

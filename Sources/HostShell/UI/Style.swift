@@ -1,0 +1,22 @@
+import CGtk
+
+/// The few style rules the chrome needs beyond Adwaita's: the selected tab takes the accent
+/// colour, in light and dark alike.
+@MainActor
+enum Style {
+    private static var installed = false
+
+    static func install() {
+        guard !installed, let display = gdk_display_get_default() else { return }
+        installed = true
+        let provider = gtk_css_provider_new()!
+        let css = """
+        .hostshell-tabbar { border-top: 1px solid alpha(currentColor, 0.15); padding: 2px; }
+        .hostshell-tabbar button { padding: 4px 2px; }
+        .hostshell-tabbar .hostshell-selected { color: @accent_color; }
+        .hostshell-backbar { border-bottom: 1px solid alpha(currentColor, 0.15); padding: 4px; }
+        """
+        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    }
+}
