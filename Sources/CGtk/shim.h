@@ -9,6 +9,7 @@
 #include <jsc/jsc.h>
 #include <libsoup/soup.h>
 #include <glib-unix.h>
+#include <gio/gunixsocketaddress.h>
 
 typedef void (*CGtkVoidCallback)(gpointer instance, gpointer user_data);
 typedef void (*CGtkLoadChangedCallback)(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data);
@@ -22,6 +23,8 @@ typedef gboolean (*CGtkLoadFailedCallback)(WebKitWebView *view, WebKitLoadEvent 
                                            gpointer user_data);
 typedef void (*CGtkNotifyCallback)(GObject *object, GParamSpec *pspec, gpointer user_data);
 typedef gboolean (*CGtkScriptDialogCallback)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer user_data);
+typedef gboolean (*CGtkIncomingCallback)(GSocketService *service, GSocketConnection *connection, GObject *source,
+                                         gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 
@@ -57,6 +60,10 @@ static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecideP
 static inline gulong cgtk_connect_script_dialog(WebKitWebView *view, CGtkScriptDialogCallback cb,
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "script-dialog", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,
+                                           gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(service, "incoming", G_CALLBACK(cb), data, destroy, 0);
 }
 /* "script-message-with-reply-received::NAME" is a detailed signal: build the detail here. */
 static inline gulong cgtk_connect_reply_message(WebKitUserContentManager *manager, const char *handler,

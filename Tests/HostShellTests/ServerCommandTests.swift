@@ -6,10 +6,10 @@ final class ReferenceServer {
     let process = Process()
     let url: String
 
-    init(installation: String? = nil, port: Int? = nil) throws {
+    init(installation: String? = nil, port: Int? = nil, extra: [String] = []) throws {
         process.executableURL = HostShellBinary.url
         process.arguments = ["serve", "--reference"] + (installation.map { ["--installation", $0] } ?? [])
-            + (port.map { ["--port", String($0)] } ?? [])
+            + (port.map { ["--port", String($0)] } ?? []) + extra
         // The first line of its output is the address; read it from a file, with a deadline.
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-serve-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)

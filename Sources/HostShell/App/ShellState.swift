@@ -14,7 +14,7 @@ enum ShellState {
         state["servers"] = .array(app.records.map { .string($0.id) })
         state["screen"] = .string(session.view.screen)
         let status = session.view.statusText
-        state["status"] = ["title": .string(status.title), "detail": .string(status.detail)]
+        state["status"] = session.view.isRevealed ? .null : ["title": .string(status.title), "detail": .string(status.detail)]
         state["url"] = session.page.uri.map(JSONValue.string) ?? .null
         return .object(state)
     }

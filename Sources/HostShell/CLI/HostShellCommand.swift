@@ -26,9 +26,13 @@ enum HostShellCommand {
           server add URL [--name NAME] [--allow-http] | list [--json] | remove ID
                                  The saved servers: verified by their identity, stored under
                                  $XDG_CONFIG_HOME/hostshell/servers.json.
-          open [SERVER] [--device D] [--inspector] [--check]
-                                 Open a saved server's Studio in its own window, with its own
-                                 website data; --check reports what shows and exits.
+          open [SERVER] [--device D] [--inspector] [--control SOCKET [--allow-eval]] [--check]
+                                 Open a saved server's Studio in the app window, with its own
+                                 website data; --control serves the control interface on a Unix
+                                 socket; --check reports what shows and exits.
+          ctl SOCKET COMMAND [ARGS…]
+                                 Read or drive a running app: state, tap, back, switch-server,
+                                 reload, wait, snapshot, eval (see hostshell ctl for details).
           serve --reference      Serve the reference Studio on a free loopback port.
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
@@ -58,6 +62,7 @@ enum HostShellCommand {
             case "open": return try OpenCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
+            case "ctl": return try CtlCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
                 return ExitCode.success

@@ -2,17 +2,21 @@ import BridgeRuntime
 import CGtk
 import Foundation
 
-/// `hostshell open [SERVER] [--device D] [--inspector] [--check]`: opens a saved server's Studio
-/// in its own window. `--check` waits until the page is revealed or a failure screen shows,
-/// prints what the window shows as JSON and exits (0 when revealed) — headless if need be.
+/// `hostshell open [SERVER] [--device D] [--inspector] [--control SOCKET [--allow-eval]] [--check]`:
+/// opens a saved server's Studio in the app window. `--control` serves the control interface on
+/// a Unix socket (`hostshell ctl`). `--check` waits until the page is revealed or a failure
+/// screen shows, prints what the window shows as JSON and exits (0 when revealed) — headless if
+/// need be.
 enum OpenCommand {
-    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--check [--timeout SECONDS]]"
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--check [--timeout SECONDS]]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var id: String?
         var device = DeviceProfile.desktop
         var inspector = false
         var check = false
+        var control: String?
+        var allowEval = false
         var timeout = 30.0
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -24,6 +28,12 @@ enum OpenCommand {
                 device = profile
             case "--inspector": inspector = true
             case "--check": check = true
+            case "--control":
+                guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+                    throw UsageError("--control takes the path of the Unix socket to serve, e.g. /tmp/hostshell.sock")
+                }
+                control = value
+            case "--allow-eval": allowEval = true
             case "--timeout":
                 guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
@@ -34,6 +44,7 @@ enum OpenCommand {
                 id = argument
             }
         }
+        if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         let records = try ServerStoreFile.standard.load()
         let record: ServerRecord
         if let id {
@@ -53,9 +64,23 @@ enum OpenCommand {
         let display = check && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
-        return MainActor.assumeIsolated {
+        return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector)
+            var server: ControlServer?
+            if let control {
+                let handler = ControlHandler(app: app, allowEval: allowEval)
+                do throws(UsageError) {
+                    server = try ControlServer(path: control) { request, answer in handler.handle(request, answer: answer) }
+                } catch {
+                    return .failure(error)
+                }
+            }
+            defer { server?.stop() }
+            // SIGTERM and Ctrl+C end the loop, so the socket file is removed on the way out.
+            for signal in [SIGTERM, SIGINT] {
+                g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
+            }
             var exitCode = ExitCode.success
             if check {
                 var done = false
@@ -79,7 +104,7 @@ enum OpenCommand {
             }
             app.start()
             g_main_loop_run(loop)
-            return exitCode
-        }
+            return .success(exitCode)
+        }.get()
     }
 }

@@ -2,17 +2,18 @@ import BridgeRuntime
 import CGtk
 import Glibc
 
-/// `hostshell serve --reference [--installation UUID]`: serves the reference Studio on a free
+/// `hostshell serve --reference [--installation UUID] [--fail PATH=STATUS]`: serves the reference Studio on a free
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
 /// a browser, and for tests that need a real server.
 enum ServeCommand {
-    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME]"
+    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]…"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var reference = false
         var installation = "7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e"
         var organization = "Reference Studio"
         var port = 0
+        var failures: [String: UInt32] = [:]
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -30,6 +31,13 @@ enum ServeCommand {
                     throw UsageError("--organization takes a name of 1–200 characters")
                 }
                 organization = value
+            case "--fail":
+                // For tests: answer PATH with an HTTP error status.
+                guard let value = rest.popFirst(), let equals = value.lastIndex(of: "="), value.hasPrefix("/"),
+                      let status = UInt32(value[value.index(after: equals)...]), (400...599).contains(status) else {
+                    throw UsageError("--fail takes PATH=STATUS with an absolute path and a status from 400 to 599, e.g. /=500")
+                }
+                failures[String(value[..<equals])] = status
             default: throw UsageError(usage)
             }
         }
@@ -39,6 +47,7 @@ enum ServeCommand {
         }
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let server = FixtureServer(root: root, installationId: installation, organizationName: organization)
+            server.failures = failures
             do throws(UsageError) { try server.start(port: port) } catch { return .failure(error) }
             print(server.baseURL)
             fflush(nil)  // the address must reach a reading parent at once

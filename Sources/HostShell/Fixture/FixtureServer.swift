@@ -12,6 +12,8 @@ final class FixtureServer {
     let organizationName: String
     private let server: UnsafeMutablePointer<SoupServer>
     private(set) var port: Int = 0
+    /// Injected failures for tests: a request path answered with this HTTP status instead.
+    var failures: [String: UInt32] = [:]
 
     var origin: Origin { Origin(scheme: "http", host: "127.0.0.1", port: port)! }
     var baseURL: String { origin.description }
@@ -44,6 +46,11 @@ final class FixtureServer {
     func stop() { soup_server_disconnect(server) }
 
     private func respond(_ message: OpaquePointer, path: String) {
+        if let status = failures[path] {
+            reply(message, status: status, type: "text/html; charset=utf-8",
+                  body: Array("<!doctype html><title>Error \(status)</title><h1>Injected failure \(status)</h1>".utf8))
+            return
+        }
         if path == "/api/v1/system/identity" {
             let body: JSONValue = ["data": ["product": "tilecast", "apiVersion": "v1",
                                             "installationId": .string(installationId),

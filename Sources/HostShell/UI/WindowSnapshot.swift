@@ -1,13 +1,14 @@
 import CGtk
 
-/// A PNG of a whole window — native chrome and page together — rendered by the window's own
-/// GSK renderer from a snapshot of the widget tree.
+/// A PNG of a whole window — native chrome and page together — or of one widget in it,
+/// rendered by the window's own GSK renderer from a snapshot of the widget tree.
 @MainActor
 enum WindowSnapshot {
-    static func savePNG(_ window: WidgetPointer, to path: String) -> Bool {
-        let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
-        guard width > 0, height > 0, let renderer = gtk_native_get_renderer(cast(window)) else { return false }
-        let paintable = gtk_widget_paintable_new(window)
+    static func savePNG(_ widget: WidgetPointer, to path: String) -> Bool {
+        let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
+        guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
+              let renderer = gtk_native_get_renderer(native) else { return false }
+        let paintable = gtk_widget_paintable_new(widget)
         let snapshot = gtk_snapshot_new()
         gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
         g_object_unref(UnsafeMutableRawPointer(paintable))

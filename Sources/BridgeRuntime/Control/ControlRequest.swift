@@ -1,0 +1,227 @@
+/// The control interface (`open --control SOCKET`): one JSON object per line in, one per line
+/// out. A request is `{"id"?: any, "command": NAME, …arguments}`; the answer echoes `id` and is
+/// `{"ok": true, "result": …}` or `{"ok": false, "error": "what went wrong and what to do"}`.
+/// Everything here is pure: the app carries the commands out.
+public enum ControlCommand: Sendable, Equatable {
+    /// The native UI state.
+    case state
+    /// A native tap on a catalog destination.
+    case tap(destination: String)
+    /// The native back button.
+    case back
+    /// Show another saved server.
+    case switchServer(id: String)
+    /// Reload the page shown.
+    case reload
+    /// Answer when every `path = value` of `until` holds in the state, or fail after `timeout`.
+    case wait(until: StatePredicate, timeout: Double)
+    /// A PNG of the window or of the web view alone, written to `path`.
+    case snapshot(path: String, target: SnapshotTarget)
+    /// Run a script in the page world and answer with its JSON value (sessions started with
+    /// `--allow-eval` only: tests, never production).
+    case eval(script: String)
+
+    public enum SnapshotTarget: String, Sendable, Equatable {
+        case window, page
+    }
+
+    public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval"]
+}
+
+/// A failed control request: one line saying what was wrong and what to do.
+public struct ControlError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+public struct ControlRequest: Sendable, Equatable {
+    /// Longest line accepted; a longer one is refused and the connection closed.
+    public static let maxLineBytes = 1 << 20
+    public static let maxWaitSeconds = 600.0
+
+    public var id: JSONValue?
+    public var command: ControlCommand
+
+    public init(id: JSONValue? = nil, command: ControlCommand) {
+        self.id = id; self.command = command
+    }
+
+    /// Decodes one line. On failure the error carries the request's id when it had a readable one.
+    public static func decode(_ line: String) -> Result<ControlRequest, ControlFailure> {
+        let value: JSONValue
+        do { value = try JSONParser.parse(line, maxDepth: 32) } catch {
+            return .failure(ControlFailure(id: nil, error: ControlError("not JSON (\(error)); send one JSON object per line")))
+        }
+        guard let object = value.objectValue else {
+            return .failure(ControlFailure(id: nil, error: ControlError("a request must be a JSON object, not \(value.kindDescription)")))
+        }
+        let id = object["id"]
+        do throws(ControlError) {
+            return .success(ControlRequest(id: id, command: try command(object)))
+        } catch {
+            return .failure(ControlFailure(id: id, error: error))
+        }
+    }
+
+    private static func command(_ object: JSONObject) throws(ControlError) -> ControlCommand {
+        guard let name = object["command"]?.stringValue else {
+            throw ControlError("\"command\" is required: one of \(ControlCommand.names.joined(separator: ", "))")
+        }
+        func string(_ key: String) throws(ControlError) -> String {
+            guard let value = object[key]?.stringValue, !value.isEmpty else {
+                throw ControlError("\(name) needs \"\(key)\" (a non-empty string)")
+            }
+            return value
+        }
+        switch name {
+        case "state": return .state
+        case "back": return .back
+        case "reload": return .reload
+        case "tap": return .tap(destination: try string("destination"))
+        case "switch-server": return .switchServer(id: try string("server"))
+        case "eval": return .eval(script: try string("script"))
+        case "snapshot":
+            let target: ControlCommand.SnapshotTarget
+            if let raw = object["target"] {
+                guard let parsed = raw.stringValue.flatMap(ControlCommand.SnapshotTarget.init(rawValue:)) else {
+                    throw ControlError("snapshot \"target\" is window or page")
+                }
+                target = parsed
+            } else {
+                target = .window
+            }
+            let path = try string("path")
+            guard path.hasPrefix("/") else { throw ControlError("snapshot \"path\" must be absolute: the app's working directory is not yours") }
+            return .snapshot(path: path, target: target)
+        case "wait":
+            guard let until = object["until"]?.objectValue, !until.isEmpty else {
+                throw ControlError("wait needs \"until\": an object of state paths and the values they must have, e.g. {\"screen\": \"page\"}")
+            }
+            var timeout = 10.0
+            if let raw = object["timeout"] {
+                guard let seconds = raw.numberValue, seconds > 0, seconds <= ControlRequest.maxWaitSeconds else {
+                    throw ControlError("wait \"timeout\" is a number of seconds above 0 and at most \(Int(ControlRequest.maxWaitSeconds))")
+                }
+                timeout = seconds
+            }
+            return .wait(until: StatePredicate(until), timeout: timeout)
+        default:
+            throw ControlError("unknown command \"\(name)\"; commands: \(ControlCommand.names.joined(separator: ", "))")
+        }
+    }
+}
+
+extension ControlRequest {
+    /// `hostshell ctl`'s words as a request line: `state`, `tap DEST`, `back`, `switch-server ID`,
+    /// `reload`, `wait PATH=VALUE… [--timeout S]` (VALUE is JSON when it parses as JSON, else a
+    /// string), `snapshot PATH [--page]`, `eval SCRIPT`, or a whole JSON request as one word.
+    public static func line(fromArguments arguments: [String]) throws(ControlError) -> String {
+        guard let name = arguments.first else { throw ControlError("name a command: \(ControlCommand.names.joined(separator: ", "))") }
+        if name.hasPrefix("{") { return name }
+        var rest = Array(arguments.dropFirst())
+        var object: JSONObject = ["command": .string(name)]
+        func one(_ key: String, _ what: String) throws(ControlError) {
+            guard rest.count == 1 else { throw ControlError("\(name) takes one argument: \(what)") }
+            object[key] = .string(rest[0])
+        }
+        switch name {
+        case "state", "back", "reload":
+            guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
+        case "tap": try one("destination", "the destination id")
+        case "switch-server": try one("server", "the saved server's id")
+        case "eval": try one("script", "the script")
+        case "snapshot":
+            if let index = rest.firstIndex(of: "--page") {
+                rest.remove(at: index)
+                object["target"] = "page"
+            }
+            try one("path", "the PNG file to write")
+        case "wait":
+            if let index = rest.firstIndex(of: "--timeout") {
+                guard index + 1 < rest.count, let seconds = Double(rest[index + 1]) else {
+                    throw ControlError("--timeout takes a number of seconds")
+                }
+                object["timeout"] = .number(seconds)
+                rest.removeSubrange(index...index + 1)
+            }
+            guard !rest.isEmpty else { throw ControlError("wait takes conditions PATH=VALUE, e.g. screen=page navigation.selected=media") }
+            var until = JSONObject()
+            for condition in rest {
+                guard let equals = condition.firstIndex(of: "="), equals != condition.startIndex else {
+                    throw ControlError("\"\(condition)\" is not PATH=VALUE")
+                }
+                let raw = String(condition[condition.index(after: equals)...])
+                until[String(condition[..<equals])] = (try? JSONParser.parse(raw, maxDepth: 8)) ?? .string(raw)
+            }
+            object["until"] = .object(until)
+        default:
+            throw ControlError("unknown command \"\(name)\"; commands: \(ControlCommand.names.joined(separator: ", "))")
+        }
+        return JSONWriter.string(.object(object))
+    }
+}
+
+/// A request that could not be carried out, with the id to answer to.
+public struct ControlFailure: Error, Sendable, Equatable {
+    public var id: JSONValue?
+    public var error: ControlError
+    public init(id: JSONValue?, error: ControlError) { self.id = id; self.error = error }
+}
+
+/// What the app answers, one line each.
+public enum ControlResponse {
+    public static func ok(_ id: JSONValue?, _ result: JSONValue = .null) -> String {
+        var object = JSONObject(capacity: 3)
+        if let id { object["id"] = id }
+        object["ok"] = true
+        object["result"] = result
+        return JSONWriter.string(.object(object))
+    }
+
+    public static func failure(_ id: JSONValue?, _ error: ControlError) -> String {
+        var object = JSONObject(capacity: 3)
+        if let id { object["id"] = id }
+        object["ok"] = false
+        object["error"] = .string(error.message)
+        return JSONWriter.string(.object(object))
+    }
+}
+
+/// `path = value` conditions over the state JSON: a path is object keys and array indices
+/// joined by dots (`navigation.selected`, `navigation.tabs.0.id`); a value matches when it is
+/// equal as JSON. A path that does not exist matches only `null`.
+public struct StatePredicate: Sendable, Equatable {
+    public var conditions: JSONObject
+
+    public init(_ conditions: JSONObject) { self.conditions = conditions }
+
+    public func holds(in state: JSONValue) -> Bool {
+        conditions.members.allSatisfy { Self.value(at: $0.key, in: state) == $0.value }
+    }
+
+    /// The conditions that do not hold, with the value found, for a timeout's message.
+    public func unmet(in state: JSONValue) -> [String] {
+        conditions.members.compactMap { condition in
+            let found = Self.value(at: condition.key, in: state)
+            return found == condition.value ? nil
+                : "\(condition.key) is \(JSONWriter.string(found)), not \(JSONWriter.string(condition.value))"
+        }
+    }
+
+    public static func value(at path: String, in state: JSONValue) -> JSONValue {
+        var current = state
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            switch current {
+            case .object(let object):
+                guard let next = object[String(component)] else { return .null }
+                current = next
+            case .array(let array):
+                guard let index = Int(component), array.indices.contains(index) else { return .null }
+                current = array[index]
+            default:
+                return .null
+            }
+        }
+        return current
+    }
+}

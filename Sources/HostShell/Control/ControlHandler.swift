@@ -1,0 +1,76 @@
+import BridgeRuntime
+import CGtk
+
+/// Carries out control requests on the running app: reads its native state and drives it the
+/// way a user would (tap, back, switch server), so tests can assert what no DOM driver sees.
+@MainActor
+final class ControlHandler {
+    private let app: ShellApp
+    private let allowEval: Bool
+
+    init(app: ShellApp, allowEval: Bool) {
+        self.app = app
+        self.allowEval = allowEval
+    }
+
+    func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {
+        let id = request.id
+        func ok(_ result: JSONValue = .null) { answer(ControlResponse.ok(id, result)) }
+        func fail(_ message: String) { answer(ControlResponse.failure(id, ControlError(message))) }
+        let page = app.session.page
+        switch request.command {
+        case .state:
+            ok(ShellState.json(app))
+        case .tap(let destination):
+            let known = page.session.catalog?.destinations.map(\.id) ?? []
+            guard known.contains(destination) else {
+                return fail(known.isEmpty ? "there is no native navigation on this page (no catalog)"
+                                          : "no destination \"\(destination)\" in the catalog; destinations: \(known.joined(separator: ", "))")
+            }
+            page.tap(destination: destination)
+            ok()
+        case .back:
+            guard page.session.nativeChrome.backBar != nil else { return fail("this page has no back bar") }
+            page.tapBack()
+            ok()
+        case .switchServer(let id):
+            if let problem = app.switchTo(id) { return fail(problem) }
+            ok()
+        case .reload:
+            app.session.verifyAndLoad()
+            ok()
+        case .wait(let until, let timeout):
+            wait(until, deadline: monotonicSeconds() + timeout, timeout: timeout, ok: ok, fail: fail)
+        case .snapshot(let path, let target):
+            let widget = target == .window ? app.window.window : cgtk_widget(UnsafeMutableRawPointer(page.view))!
+            guard WindowSnapshot.savePNG(widget, to: path) else {
+                return fail("could not write \(path): is its directory there and writable, and is the window shown?")
+            }
+            ok(["path": .string(path)])
+        case .eval(let script):
+            guard allowEval else {
+                return fail("eval is refused: start the app with --allow-eval (for tests only)")
+            }
+            page.evaluate(script, done: { result in
+                switch result {
+                case .success(let value): ok(value)
+                case .failure(let error): fail("the script failed: \(error.message)")
+                }
+            })
+        }
+    }
+
+    /// Checks the predicate now and after every 25 ms until it holds or the time is up.
+    private func wait(_ until: StatePredicate, deadline: Double, timeout: Double,
+                      ok: @escaping @MainActor (JSONValue) -> Void, fail: @escaping @MainActor (String) -> Void) {
+        let state = ShellState.json(app)
+        if until.holds(in: state) { return ok(state) }
+        guard monotonicSeconds() < deadline else {
+            return fail("timed out after \(timeout) s: " + until.unmet(in: state).joined(separator: "; "))
+        }
+        MainLoop.after(milliseconds: 25) { [weak self] in
+            guard let self else { return fail("the app is closing") }
+            self.wait(until, deadline: deadline, timeout: timeout, ok: ok, fail: fail)
+        }
+    }
+}

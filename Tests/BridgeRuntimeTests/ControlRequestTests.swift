@@ -1,0 +1,55 @@
+import BridgeRuntime
+import Testing
+
+@Suite("Control interface requests")
+struct ControlRequestTests {
+    @Test("every command decodes with its arguments and the id is kept as given")
+    func decodes() throws {
+        #expect(try ControlRequest.decode(#"{"command":"state","id":7}"#).get() == ControlRequest(id: 7, command: .state))
+        #expect(try ControlRequest.decode(#"{"command":"tap","destination":"media"}"#).get().command == .tap(destination: "media"))
+        #expect(try ControlRequest.decode(#"{"command":"switch-server","server":"north"}"#).get().command == .switchServer(id: "north"))
+        #expect(try ControlRequest.decode(#"{"command":"snapshot","path":"/tmp/a.png","target":"page"}"#).get().command
+            == .snapshot(path: "/tmp/a.png", target: .page))
+        let wait = try ControlRequest.decode(#"{"command":"wait","until":{"screen":"page"},"timeout":2.5}"#).get()
+        #expect(wait.command == .wait(until: StatePredicate(["screen": "page"]), timeout: 2.5))
+    }
+
+    @Test("bad requests are refused with a reason, keeping a readable id", arguments: [
+        ("{nope", "not JSON"), ("[1]", "must be a JSON object"), (#"{"id":1}"#, "\"command\" is required"),
+        (#"{"command":"fly"}"#, "unknown command"), (#"{"command":"tap"}"#, "needs \"destination\""),
+        (#"{"command":"tap","destination":""}"#, "non-empty"), (#"{"command":"wait","until":{}}"#, "wait needs \"until\""),
+        (#"{"command":"wait","until":{"a":1},"timeout":0}"#, "timeout"), (#"{"command":"wait","until":{"a":1},"timeout":601}"#, "timeout"),
+        (#"{"command":"snapshot","path":"rel.png"}"#, "absolute"), (#"{"command":"snapshot","path":"/a.png","target":"tab"}"#, "window or page"),
+    ])
+    func refuses(_ line: String, _ reason: String) {
+        guard case .failure(let failure) = ControlRequest.decode(line) else {
+            Issue.record("\(line) was accepted")
+            return
+        }
+        #expect(failure.error.message.contains(reason), "\(failure.error.message)")
+        let answer = ControlResponse.failure(failure.id, failure.error)
+        #expect(answer.contains(#""ok":false"#))
+    }
+
+    @Test("predicates follow object keys and array indices; a missing path is null")
+    func predicates() throws {
+        let state = try JSONParser.parse(#"{"screen":"page","navigation":{"tabs":[{"id":"a"},{"id":"b"}],"selected":null}}"#)
+        #expect(StatePredicate(["navigation.tabs.1.id": "b", "screen": "page"]).holds(in: state))
+        #expect(StatePredicate(["navigation.selected": nil, "nothing.here": nil]).holds(in: state))
+        let unmet = StatePredicate(["screen": "error", "navigation.tabs.5.id": "x"]).unmet(in: state)
+        #expect(unmet.sorted() == [#"navigation.tabs.5.id is null, not "x""#, #"screen is "page", not "error""#])
+    }
+
+    @Test("ctl words become request lines, and bad words say what is expected")
+    func ctlWords() throws {
+        #expect(try ControlRequest.line(fromArguments: ["tap", "media"]) == #"{"command":"tap","destination":"media"}"#)
+        let wait = try ControlRequest.line(fromArguments: ["wait", "screen=page", "negotiated=true", "n=3", "--timeout", "4"])
+        #expect(try ControlRequest.decode(wait).get().command
+            == .wait(until: StatePredicate(["screen": "page", "negotiated": true, "n": 3]), timeout: 4))
+        #expect(try ControlRequest.line(fromArguments: ["snapshot", "/tmp/x.png", "--page"]).contains(#""target":"page""#))
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["tap"]) }
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["wait", "=x"]) }
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["state", "extra"]) }
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["launch"]) }
+    }
+}

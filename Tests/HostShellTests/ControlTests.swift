@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// A running `hostshell open … --control SOCKET`, driven through `hostshell ctl`.
+final class RunningApp {
+    let process = Process()
+    let socket: String
+    let home: TemporaryHome
+
+    init(home: TemporaryHome, arguments: [String]) throws {
+        self.home = home
+        socket = home.root.appendingPathComponent("control.sock").path
+        process.executableURL = HostShellBinary.url
+        process.arguments = ["open", "--control", socket] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Connectable, not merely present: a stale file from an earlier app may already be there.
+        for _ in 0..<200 where rawExchange(socket, Array("{\"command\":\"state\"}\n".utf8), lines: 1).isEmpty { usleep(50_000) }
+        #expect(FileManager.default.fileExists(atPath: socket), "the app did not open its control socket")
+    }
+
+    /// `hostshell ctl SOCKET ARGS…`: the exit status, and the result as a JSON value or the error text.
+    @discardableResult
+    func ctl(_ arguments: String...) throws -> (status: Int32, result: Any?, error: String) {
+        let run = try HostShellBinary.run(["ctl", socket] + arguments)
+        let result = run.status == 0 ? try JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: .fragmentsAllowed) : nil
+        return (run.status, result, run.stderr)
+    }
+
+    func state(_ conditions: String..., timeout: Int = 30) throws -> [String: Any] {
+        let answer = try HostShellBinary.run(["ctl", socket, "wait"] + conditions + ["--timeout", String(timeout)])
+        #expect(answer.status == 0, "\(answer.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<100 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// Sends raw bytes to a Unix socket and reads what comes back until the peer closes or a
+/// line count is reached: for the malformed-input cases `hostshell ctl` would never send.
+func rawExchange(_ path: String, _ bytes: [UInt8], lines wanted: Int) -> [String] {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard connected == 0 else { return [] }
+    var sent = 0
+    while sent < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + sent, $0.count - sent) }
+        guard n > 0 else { break }
+        sent += n
+    }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    while received.filter({ $0 == UInt8(ascii: "\n") }).count < wanted {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { break }
+        received += chunk[0..<n]
+    }
+    return String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+@Suite("Control interface and server switching (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct ControlTests {
+    static func twoServers(_ home: TemporaryHome) throws -> (ReferenceServer, ReferenceServer) {
+        let north = try ReferenceServer(extra: ["--organization", "North Studio"])
+        let south = try ReferenceServer(installation: "11111111-2222-4333-8444-555555555555", extra: ["--organization", "South Studio"])
+        for server in [north, south] {
+            #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        }
+        return (north, south)
+    }
+
+    @Test("state, wait, tap and back drive the native chrome; refusals say why")
+    func driveChrome() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let (north, south) = try Self.twoServers(home)
+        defer { north.stop(); south.stop() }
+        let app = try RunningApp(home: home, arguments: ["north-studio", "--device", "phone"])
+        defer { app.stop() }
+        let ready = try app.state("screen=page", "navigation.selected=overview")
+        #expect((ready["server"] as? [String: Any])?["id"] as? String == "north-studio")
+        #expect(ready["servers"] as? [String] == ["north-studio", "south-studio"])
+        #expect(ready["status"] is NSNull)
+
+        #expect(try app.ctl("tap", "screens").status == 0)
+        _ = try app.state("navigation.selected=screens", "url=\"\(north.url)/screens\"")
+        let unknown = try app.ctl("tap", "nowhere")
+        #expect(unknown.status == 1)
+        #expect(unknown.error.contains("no destination \"nowhere\" in the catalog"))
+        let noBar = try app.ctl("back")
+        #expect(noBar.status == 1 && noBar.error.contains("no back bar"))
+
+        let eval = try app.ctl("eval", "1 + 1")
+        #expect(eval.status == 1 && eval.error.contains("--allow-eval"), "eval is refused unless the session allows it")
+
+        let timedOut = try app.ctl("wait", "navigation.selected=media", "--timeout", "0.3")
+        #expect(timedOut.status == 1)
+        #expect(timedOut.error.contains("timed out") && timedOut.error.contains("navigation.selected is \"screens\""))
+
+        let shot = home.root.appendingPathComponent("window.png").path
+        #expect(try app.ctl("snapshot", shot).status == 0)
+        let png = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG was written")
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: app.socket)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600, "only the owner may drive the app")
+    }
+
+    @Test("malformed lines get an error answer and the connection goes on; an endless line is cut off")
+    func malformedInput() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let (north, south) = try Self.twoServers(home)
+        defer { north.stop(); south.stop() }
+        let app = try RunningApp(home: home, arguments: ["north-studio"])
+        defer { app.stop() }
+        let lines = rawExchange(app.socket, Array("{nope\n[1]\n{\"id\":4,\"command\":\"tap\"}\n\u{1}\u{2}\n{\"id\":\"s\",\"command\":\"state\"}\n".utf8), lines: 5)
+        #expect(lines.count == 5)
+        let answers = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(answers.count == 5, "every answer is one JSON object per line")
+        #expect(answers.prefix(4).allSatisfy { $0["ok"] as? Bool == false && ($0["error"] as? String)?.isEmpty == false })
+        #expect(answers[2]["id"] as? Int == 4, "the id is echoed even when the request is refused")
+        #expect(answers[4]["id"] as? String == "s" && answers[4]["ok"] as? Bool == true)
+
+        let endless = rawExchange(app.socket, [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) + 70_000), lines: 1)
+        #expect(endless.first?.contains("longer than") == true)
+        #expect(try app.ctl("state").status == 0, "the app still answers")
+    }
+
+    @Test("switching servers in the running app keeps each server's data and sign-in cookie")
+    func switchServers() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let (north, south) = try Self.twoServers(home)
+        defer { north.stop(); south.stop() }
+        let app = try RunningApp(home: home, arguments: ["north-studio", "--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true")
+        #expect(try app.ctl("eval", #"localStorage.setItem("who", "north"); document.cookie = "session=north; max-age=3600"; true"#).status == 0)
+
+        #expect(try app.ctl("switch-server", "south-studio").status == 0)
+        let south1 = try app.state("screen=page", "server.id=\"south-studio\"", "negotiated=true")
+        #expect(south1["url"] as? String == south.url + "/")
+        let southView = try app.ctl("eval", #"[localStorage.getItem("who"), document.cookie]"#)
+        #expect(southView.result as? [AnyHashable] == [NSNull(), ""], "south sees nothing of north")
+        #expect(try app.ctl("eval", #"localStorage.setItem("who", "south"); true"#).status == 0)
+
+        #expect(try app.ctl("switch-server", "north-studio").status == 0)
+        _ = try app.state("screen=page", "server.id=\"north-studio\"", "negotiated=true")
+        let northView = try app.ctl("eval", #"[localStorage.getItem("who"), document.cookie]"#)
+        #expect(northView.result as? [String] == ["north", "session=north"], "north's data came back with it")
+
+        let unknown = try app.ctl("switch-server", "west")
+        #expect(unknown.status == 1 && unknown.error.contains("no saved server \"west\""))
+    }
+
+    @Test("an HTTP error for Studio's page gets an error screen, not the server's error page")
+    func httpError() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let failing = try ReferenceServer(extra: ["--fail", "/=503"])
+        defer { failing.stop() }
+        #expect(try HostShellBinary.run(["server", "add", failing.url, "--allow-http"], environment: home.environment).status == 0)
+        let run = try HostShellBinary.run(["open", "--check", "--timeout", "60"], environment: home.environment)
+        #expect(run.status == 1)
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(run.lastLine.utf8)) as? [String: Any])
+        #expect(state["screen"] as? String == "error")
+        let status = try #require(state["status"] as? [String: Any])
+        #expect((status["title"] as? String)?.contains("answered with an error") == true)
+        #expect((status["detail"] as? String)?.contains("HTTP 503") == true)
+    }
+
+    @Test("a stale socket file is replaced, a live one refused, and the file goes when the app ends")
+    func socketLifecycle() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let (north, south) = try Self.twoServers(home)
+        defer { north.stop(); south.stop() }
+        let first = try RunningApp(home: home, arguments: ["north-studio"])
+        _ = try first.state("screen=page")
+        let second = try HostShellBinary.run(["open", "north-studio", "--control", first.socket], environment: home.environment)
+        #expect(second.status == 2 && second.stderr.contains("already listening"))
+        kill(first.process.processIdentifier, SIGKILL)  // leaves the socket file behind
+        first.process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: first.socket))
+        let again = try RunningApp(home: home, arguments: ["north-studio"])
+        #expect(try again.ctl("state").status == 0, "the stale file was replaced by a live socket")
+        again.stop()
+        #expect(!FileManager.default.fileExists(atPath: again.socket), "SIGTERM removes the socket")
+    }
+}
