@@ -209,3 +209,106 @@ struct ControlTests {
         #expect(!FileManager.default.fileExists(atPath: again.socket), "SIGTERM removes the socket")
     }
 }
+
+/// The live host's failure screens and per-document negotiation, driven through the control
+/// interface against real WebKit.
+@Suite("Live host: failures and re-negotiation (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct LiveFailureTests {
+    /// The app's WebKit web processes: descendants of `pid` whose command line names WebKitWebProcess.
+    static func webProcesses(of pid: Int32) -> [Int32] {
+        var found: [Int32] = []
+        var queue = [pid]
+        while let parent = queue.popLast() {
+            let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
+            for child in children.split(separator: " ").compactMap({ Int32($0) }) {
+                queue.append(child)
+                let command = (try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? ""
+                if command.contains("WebKitWebProcess") { found.append(child) }
+            }
+        }
+        return found
+    }
+
+    @Test("a killed web process is reloaded; more than two deaths in 30 s give an error screen with Retry")
+    func webProcessCrash() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true")
+        for death in 1...3 {
+            #expect(try app.ctl("eval", "window.__before = \(death); true").status == 0)
+            let victims = Self.webProcesses(of: app.process.processIdentifier)
+            #expect(!victims.isEmpty, "no web process found under the app")
+            for victim in victims { kill(victim, SIGKILL) }
+            guard death < 3 else { break }
+            // Reloaded: a new document (the marker is gone) negotiates again and the page shows.
+            var fresh = false
+            for _ in 0..<100 where !fresh {
+                usleep(200_000)
+                fresh = try app.ctl("eval", "typeof window.__before").result as? String == "undefined"
+            }
+            #expect(fresh, "the page was not reloaded after web-process death \(death)")
+            _ = try app.state("screen=page", "negotiated=true")
+        }
+        let failed = try app.state("screen=error")
+        let status = try #require(failed["status"] as? [String: Any])
+        #expect(status["title"] as? String == "Studio keeps stopping")
+        // Retry (the control interface's reload) brings it back.
+        #expect(try app.ctl("reload").status == 0)
+        _ = try app.state("screen=page", "negotiated=true")
+    }
+
+    @Test("every document negotiates again; a document without config/get gets no native chrome")
+    func renegotiationAndFallback() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--device", "phone", "--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true", "navigation.kind=tabs")
+        // A full document load (not a route change): the new document negotiates on its own.
+        #expect(try app.ctl("eval", #"window.__marker = 1; location.assign("/media"); true"#).status == 0)
+        _ = try app.state("url=\"\(server.url)/media\"", "negotiated=true", "navigation.kind=tabs", "navigation.selected=media")
+        let marker = try app.ctl("eval", "typeof window.__marker")
+        #expect(marker.result as? String == "undefined", "it really was a new document")
+        // A page of the same origin that never sends config/get: no native chrome at all.
+        #expect(try app.ctl("eval", #"location.assign("/__test/storage.html"); true"#).status == 0)
+        let fallback = try app.state("url=\"\(server.url)/__test/storage.html\"", "negotiated=false", "navigation.kind=none", "backBar=null")
+        #expect(fallback["frontendReady"] as? Bool == false)
+    }
+
+    @Test("a server whose certificate nobody trusts is refused as not secure, when saving and when opening")
+    func untrustedCertificate() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let tls = HostShellBinary.root.appendingPathComponent("fixtures/tls").path
+        let secure = try ReferenceServer(extra: ["--tls", tls])
+        defer { secure.stop() }
+        #expect(secure.url.hasPrefix("https://127.0.0.1:"))
+        let refused = try HostShellBinary.run(["server", "add", secure.url], environment: home.environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("not secure"), "\(refused.stderr)")
+        // A saved server whose certificate stopped being trusted: save it over plain http, then
+        // point the saved record at the HTTPS address.
+        let plain = try ReferenceServer()
+        defer { plain.stop() }
+        #expect(try HostShellBinary.run(["server", "add", plain.url, "--allow-http"], environment: home.environment).status == 0)
+        let stored = try String(contentsOf: home.store, encoding: .utf8)
+        try stored.replacingOccurrences(of: plain.url, with: secure.url).write(to: home.store, atomically: true, encoding: .utf8)
+        let run = try HostShellBinary.run(["open", "--check", "--timeout", "60"], environment: home.environment)
+        #expect(run.status == 1)
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(run.lastLine.utf8)) as? [String: Any])
+        #expect(state["screen"] as? String == "error")
+        let status = try #require(state["status"] as? [String: Any])
+        #expect((status["title"] as? String)?.contains("isn't secure") == true, "\(status)")
+        #expect(state["negotiated"] as? Bool == false, "nothing was loaded from it")
+    }
+}

@@ -23,7 +23,7 @@ final class ReferenceServer {
             text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         }
         url = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(url.hasPrefix("http://127.0.0.1:"), "the reference server did not start")
+        #expect(url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:"), "the reference server did not start")
     }
 
     var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }

@@ -6,7 +6,7 @@ import Glibc
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
 /// a browser, and for tests that need a real server.
 enum ServeCommand {
-    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]…"
+    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var reference = false
@@ -14,6 +14,7 @@ enum ServeCommand {
         var organization = "Reference Studio"
         var port = 0
         var failures: [String: UInt32] = [:]
+        var tls: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -38,6 +39,10 @@ enum ServeCommand {
                     throw UsageError("--fail takes PATH=STATUS with an absolute path and a status from 400 to 599, e.g. /=500")
                 }
                 failures[String(value[..<equals])] = status
+            case "--tls":
+                // For tests: HTTPS with DIR/cert.pem and DIR/key.pem (see fixtures/tls).
+                guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--tls takes a directory with cert.pem and key.pem") }
+                tls = value
             default: throw UsageError(usage)
             }
         }
@@ -48,7 +53,12 @@ enum ServeCommand {
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let server = FixtureServer(root: root, installationId: installation, organizationName: organization)
             server.failures = failures
-            do throws(UsageError) { try server.start(port: port) } catch { return .failure(error) }
+            do throws(UsageError) {
+                if let tls { try server.useTLS(tls) }
+                try server.start(port: port)
+            } catch {
+                return .failure(error)
+            }
             print(server.baseURL)
             fflush(nil)  // the address must reach a reading parent at once
             let loop = g_main_loop_new(nil, 0)

@@ -15,7 +15,10 @@ final class FixtureServer {
     /// Injected failures for tests: a request path answered with this HTTP status instead.
     var failures: [String: UInt32] = [:]
 
-    var origin: Origin { Origin(scheme: "http", host: "127.0.0.1", port: port)! }
+    /// Set by `useTLS`: the server speaks HTTPS with that certificate.
+    private(set) var secure = false
+
+    var origin: Origin { Origin(scheme: secure ? "https" : "http", host: "127.0.0.1", port: port)! }
     var baseURL: String { origin.description }
 
     init(root: String, installationId: String = "7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e",
@@ -30,10 +33,25 @@ final class FixtureServer {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
+    /// Serves HTTPS with the certificate and key in `directory` (`cert.pem`, `key.pem`); for
+    /// tests of how HostShell refuses a certificate nobody trusts.
+    func useTLS(_ directory: String) throws(UsageError) {
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard let certificate = g_tls_certificate_new_from_files(directory + "/cert.pem", directory + "/key.pem", &error) else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&error)
+            throw UsageError("cannot read the TLS certificate in \(directory): \(reason)")
+        }
+        soup_server_set_tls_certificate(server, certificate)
+        g_object_unref(UnsafeMutableRawPointer(certificate))
+        secure = true
+    }
+
     /// Listens on 127.0.0.1 at `port`, or at a port the system picks.
     func start(port requested: Int = 0) throws(UsageError) {
         var error: UnsafeMutablePointer<GError>? = nil
-        guard soup_server_listen_local(server, guint(requested), SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+        let options = SoupServerListenOptions(SOUP_SERVER_LISTEN_IPV4_ONLY.rawValue | (secure ? SOUP_SERVER_LISTEN_HTTPS.rawValue : 0))
+        guard soup_server_listen_local(server, guint(requested), options, &error) != 0 else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_clear_error(&error)
             throw UsageError("cannot start the reference Studio's server: \(reason)")
