@@ -10,6 +10,7 @@
 #include <libsoup/soup.h>
 #include <glib-unix.h>
 #include <gio/gunixsocketaddress.h>
+#include <libsecret/secret.h>
 
 typedef void (*CGtkVoidCallback)(gpointer instance, gpointer user_data);
 typedef void (*CGtkLoadChangedCallback)(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data);
@@ -25,6 +26,8 @@ typedef void (*CGtkNotifyCallback)(GObject *object, GParamSpec *pspec, gpointer 
 typedef gboolean (*CGtkScriptDialogCallback)(WebKitWebView *view, WebKitScriptDialog *dialog, gpointer user_data);
 typedef gboolean (*CGtkIncomingCallback)(GSocketService *service, GSocketConnection *connection, GObject *source,
                                          gpointer user_data);
+typedef gboolean (*CGtkCloseRequestCallback)(GtkWindow *window, gpointer user_data);
+typedef void (*CGtkRowActivatedCallback)(GtkListBox *list, GtkListBoxRow *row, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 
@@ -60,6 +63,14 @@ static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecideP
 static inline gulong cgtk_connect_script_dialog(WebKitWebView *view, CGtkScriptDialogCallback cb,
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "script-dialog", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_close_request(GtkWidget *window, CGtkCloseRequestCallback cb,
+                                                gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(window, "close-request", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_row_activated(GtkWidget *list, CGtkRowActivatedCallback cb,
+                                                 gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(list, "row-activated", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,
                                            gpointer data, GClosureNotify destroy) {
@@ -99,3 +110,13 @@ static inline GObject *cgtk_object(gpointer p) { return G_OBJECT(p); }
  * Dispatch main queue so @MainActor tasks run while GLib owns the main thread. */
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+/* The Secret Service schema for the app's credentials: one item per saved server. A static
+ * struct, since secret_schema_new is variadic. */
+static inline const SecretSchema *cgtk_credential_schema(void) {
+    static const SecretSchema schema = {
+        "org.hostshell.Credential", SECRET_SCHEMA_NONE,
+        { { "server", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
+    };
+    return &schema;
+}

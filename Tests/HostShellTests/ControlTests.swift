@@ -7,14 +7,20 @@ final class RunningApp {
     let socket: String
     let home: TemporaryHome
 
+    var logFile: URL { home.root.appendingPathComponent("app.log") }
+
     init(home: TemporaryHome, arguments: [String]) throws {
         self.home = home
+        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
         socket = home.root.appendingPathComponent("control.sock").path
         process.executableURL = HostShellBinary.url
         process.arguments = ["open", "--control", socket] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // Everything the app prints, for tests that check what it logs.
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = log
+        process.standardError = log
         try process.run()
         // Connectable, not merely present: a stale file from an earlier app may already be there.
         for _ in 0..<200 where rawExchange(socket, Array("{\"command\":\"state\"}\n".utf8), lines: 1).isEmpty { usleep(50_000) }
@@ -27,6 +33,22 @@ final class RunningApp {
         let run = try HostShellBinary.run(["ctl", socket] + arguments)
         let result = run.status == 0 ? try JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: .fragmentsAllowed) : nil
         return (run.status, result, run.stderr)
+    }
+
+    /// The state, polled until `key` (a dotted path) is present and not null.
+    func stateWhen(_ path: String, timeout: Double = 30) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let run = try HostShellBinary.run(["ctl", socket, "state"])
+            if let state = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] {
+                var value: Any? = state
+                for key in path.split(separator: ".") { value = (value as? [String: Any])?[String(key)] }
+                if let value, !(value is NSNull) { return state }
+            }
+            usleep(100_000)
+        }
+        Issue.record("\(path) did not appear within \(timeout) s")
+        return [:]
     }
 
     func state(_ conditions: String..., timeout: Int = 30) throws -> [String: Any] {

@@ -36,6 +36,13 @@ public struct SignInRequest: Sendable, Equatable {
          "redirect_uri": .string(Self.redirectURI), "code_verifier": .string(verifier)]
     }
 
+    /// True when `url` is Studio's sign-in page on the server: where a signed-out Studio lands,
+    /// and where the host starts its own sign-in.
+    public static func isLoginPage(_ url: String, origin: Origin) -> Bool {
+        guard let parts = URLParts(url), Origin(url: url) == origin else { return false }
+        return parts.path == "/login" || parts.path == "/login/"
+    }
+
     /// True when `url` is aimed at the redirect: the host intercepts it instead of loading it.
     public static func isCallback(_ url: String) -> Bool {
         guard let parts = URLParts(url) else { return false }

@@ -17,6 +17,10 @@ public enum ControlCommand: Sendable, Equatable {
     case wait(until: StatePredicate, timeout: Double)
     /// A PNG of the window or of the web view alone, written to `path`.
     case snapshot(path: String, target: SnapshotTarget)
+    /// Open the authentication window; cancel it (as closing it would); sign out.
+    case signIn, cancelSignIn, signOut
+    /// Ask for `times` credential refreshes at once (tests: only one request may go out).
+    case refreshCredential(times: Int)
     /// Run a script in the page world and answer with its JSON value (sessions started with
     /// `--allow-eval` only: tests, never production).
     case eval(script: String)
@@ -25,7 +29,8 @@ public enum ControlCommand: Sendable, Equatable {
         case window, page
     }
 
-    public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval"]
+    public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -77,6 +82,14 @@ public struct ControlRequest: Sendable, Equatable {
         case "state": return .state
         case "back": return .back
         case "reload": return .reload
+        case "sign-in": return .signIn
+        case "sign-in-cancel": return .cancelSignIn
+        case "sign-out": return .signOut
+        case "refresh-credential":
+            guard let times = (object["times"] ?? 1).integerValue, (1...10).contains(times) else {
+                throw ControlError("refresh-credential \"times\" is a whole number from 1 to 10")
+            }
+            return .refreshCredential(times: times)
         case "tap": return .tap(destination: try string("destination"))
         case "switch-server": return .switchServer(id: try string("server"))
         case "eval": return .eval(script: try string("script"))
@@ -125,7 +138,9 @@ extension ControlRequest {
             object[key] = .string(rest[0])
         }
         switch name {
-        case "state", "back", "reload":
+        case "refresh-credential":
+            if let times = rest.first { object["times"] = .number(Double(times) ?? 0) }
+        case "state", "back", "reload", "sign-in", "sign-in-cancel", "sign-out":
             guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
         case "tap": try one("destination", "the destination id")
         case "switch-server": try one("server", "the saved server's id")

@@ -12,6 +12,10 @@ public enum PageEvent: Sendable, Equatable {
     case tapBack
     /// The page's receiver answered a host message: `accepted` is its `true`.
     case delivered(HostMessage, accepted: Bool)
+    /// The app is signing out: ask Studio to sign out too (when it speaks the auth lifecycle).
+    case requestSignOut
+    /// Whether the app now holds a credential for this server (native uploads need one).
+    case credentialAvailable(Bool)
 }
 
 /// What the glue must do in answer to an event.
@@ -22,6 +26,8 @@ public enum PageEffect: Sendable, Equatable {
     case send(HostMessage)
     /// Redraw the native chrome.
     case chromeChanged(NativeChrome)
+    /// Studio reported that it signed out (`auth/signed-out`).
+    case studioSignedOut
 }
 
 /// The bridge state of one page and its pure reducer: negotiation, capabilities, the catalog
@@ -45,6 +51,9 @@ public struct PageSession: Sendable, Equatable {
     public private(set) var pendingDestinationId: String?
     public private(set) var chrome: NavigationChrome?
     public private(set) var documents = 0
+    /// The app holds a credential for this server: `system/media-intake-status` says available.
+    public private(set) var hasCredential = false
+    private var signedOutReported = false
 
     public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>) {
         self.context = context
@@ -67,7 +76,9 @@ public struct PageSession: Sendable, Equatable {
     /// Applies `event` and returns what the glue must do, in order.
     public mutating func reduce(_ event: PageEvent) -> [PageEffect] {
         let before = nativeChrome
+        signedOutReported = false
         var effects = handle(event)
+        if signedOutReported { effects.append(.studioSignedOut) }
         let after = nativeChrome
         if after != before { effects.append(.chromeChanged(after)) }
         return effects
@@ -109,6 +120,15 @@ public struct PageSession: Sendable, Equatable {
             if case .navigationRequest(let id) = message, !accepted, pendingDestinationId == id {
                 pendingDestinationId = nil
             }
+            return []
+
+        case .requestSignOut:
+            guard frontendReady, context == .main, offered.contains(.authLifecycle),
+                  studioCapabilities.contains(.authLifecycle) else { return [] }
+            return [.send(.signOutRequest)]
+
+        case .credentialAvailable(let available):
+            hasCredential = available
             return []
         }
     }
@@ -154,6 +174,7 @@ public struct PageSession: Sendable, Equatable {
             return .ok(id)
 
         case .authSignedOut:
+            signedOutReported = true
             return .ok(id)
 
         case .alertCancel, .actionMenuDisarm, .actionMenuUnregisterTrigger:
@@ -162,7 +183,7 @@ public struct PageSession: Sendable, Equatable {
 
         case .mediaIntakeStatus:
             var payload = JSONObject()
-            payload["available"] = .bool(false)  // no app credential yet
+            payload["available"] = .bool(hasCredential && offered.contains(.nativeMediaIntake))
             return .ok(id, payload)
 
         case .haptic, .share, .alertPresent, .presentationOpen, .presentationReady, .presentationUpdate,

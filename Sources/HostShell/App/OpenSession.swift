@@ -11,24 +11,30 @@ final class OpenSession {
     let record: ServerRecord
     let page: StudioPage
     let view: StudioView
-    private let networkSession: NetworkSessionPointer
+    /// The app's sign-in with this server (see OpenSession+Auth).
+    let auth: ServerAuth
+    /// Set while a sign-out waits for Studio's `auth/signed-out`.
+    var pendingSignOut: (@MainActor () -> Void)?
+    let networkSession: NetworkSessionPointer
     private var crashes = CrashLimiter()
     private var finishedAt: Double?
     /// Called whenever what the window shows changes (for `--check` and state dumps).
     var onScreenChanged: (() -> Void)?
 
-    init(record: ServerRecord, device: DeviceProfile, inspector: Bool) {
+    init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
+         networkSession: NetworkSessionPointer) {
         self.record = record
-        let directories = ServerStoreFile.profileDirectories(for: record.id)
-        networkSession = ProfileSession.make(data: directories.data, cache: directories.cache)
+        self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: [.nativeNavigation])
+                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle])
+        auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
         webkit_settings_set_user_agent(settings, device.userAgent)
         view = StudioView(page: page)
         page.onStateChanged = { [weak self] in self?.checkReveal() }
         connectSignals()
+        connectAuth()
     }
 
     func start() { verifyAndLoad() }
@@ -39,6 +45,7 @@ final class OpenSession {
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(page.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
         onScreenChanged = nil
+        auth.close()
         page.close()
     }
 
@@ -75,6 +82,14 @@ final class OpenSession {
             }
             self.onScreenChanged?()
         }
+    }
+
+    /// Loads Studio's start page (after sign-in or sign-out).
+    func loadStudio() {
+        finishedAt = nil
+        view.showLoading("Loading \(record.name)…")
+        page.load(record.address.origin.description + "/")
+        onScreenChanged?()
     }
 
     private func checkReveal() {

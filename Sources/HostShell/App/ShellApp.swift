@@ -11,16 +11,24 @@ final class ShellApp {
     private(set) var records: [ServerRecord]
     let device: DeviceProfile
     let inspector: Bool
+    let credentials: CredentialStore
+    /// Each server's network session, kept for the life of the app: switching away and back
+    /// keeps even its session cookies (those a server sets without an expiry), as the phone app does.
+    private var networkSessions: [String: NetworkSessionPointer] = [:]
     /// Called whenever what the window shows changes, including after a switch.
     var onScreenChanged: (() -> Void)? {
         didSet { session.onScreenChanged = onScreenChanged }
     }
 
-    init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool) {
+    init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
+         credentials: CredentialStore) {
         self.records = records
         self.device = device
         self.inspector = inspector
-        session = OpenSession(record: record, device: device, inspector: inspector)
+        self.credentials = credentials
+        session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
+                              networkSession: ProfileSession.make(for: record.id))
+        networkSessions[record.id] = session.networkSession
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
         refreshSwitcher()
@@ -39,13 +47,21 @@ final class ShellApp {
         }
         guard record.id != session.record.id else { return nil }
         let previous = session
-        session = OpenSession(record: record, device: device, inspector: inspector)
+        session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
+                              networkSession: networkSession(for: record))
         session.onScreenChanged = onScreenChanged
         window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         previous.close()
         refreshSwitcher()
         session.start()
         return nil
+    }
+
+    private func networkSession(for record: ServerRecord) -> NetworkSessionPointer {
+        if let existing = networkSessions[record.id] { return existing }
+        let network = ProfileSession.make(for: record.id)
+        networkSessions[record.id] = network
+        return network
     }
 
     private func refreshSwitcher() {

@@ -16,6 +16,7 @@ enum ShellState {
         let status = session.view.statusText
         state["status"] = session.view.isRevealed ? .null : ["title": .string(status.title), "detail": .string(status.detail)]
         state["url"] = session.page.uri.map(JSONValue.string) ?? .null
+        state["auth"] = session.auth.stateJSON
         return .object(state)
     }
 }

@@ -108,6 +108,13 @@ func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
+/// Seconds since 1970 (UTC): for credential expiry, which servers state as wall-clock times.
+func wallClockSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
 extension String {
     /// A number with one decimal, without Foundation.
     init(format1 value: Double) {

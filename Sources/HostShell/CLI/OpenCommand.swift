@@ -8,7 +8,7 @@ import Foundation
 /// screen shows, prints what the window shows as JSON and exits (0 when revealed) — headless if
 /// need be.
 enum OpenCommand {
-    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--check [--timeout SECONDS]]"
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--check [--timeout SECONDS]]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var id: String?
@@ -17,6 +17,7 @@ enum OpenCommand {
         var check = false
         var control: String?
         var allowEval = false
+        var credentialStore = "auto"
         var timeout = 30.0
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -34,6 +35,11 @@ enum OpenCommand {
                 }
                 control = value
             case "--allow-eval": allowEval = true
+            case "--credential-store":
+                guard let value = rest.popFirst(), ["auto", "secret-service", "file"].contains(value) else {
+                    throw UsageError("--credential-store takes auto, secret-service or file")
+                }
+                credentialStore = value
             case "--timeout":
                 guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
@@ -66,7 +72,10 @@ enum OpenCommand {
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
-            let app = ShellApp(records: records, opening: record, device: device, inspector: inspector)
+            let credentials: CredentialStore
+            do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
+            printError("hostshell: sign-in credentials are kept \(credentials.reason)")
+            let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials)
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)

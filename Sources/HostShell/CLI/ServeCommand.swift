@@ -6,7 +6,7 @@ import Glibc
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
 /// a browser, and for tests that need a real server.
 enum ServeCommand {
-    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR]"
+    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR] [--require-sign-in] [--auto-approve | --auto-deny] [--legacy-auth] [--token-lifetime S] [--oauth-issuer URL]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var reference = false
@@ -15,6 +15,7 @@ enum ServeCommand {
         var port = 0
         var failures: [String: UInt32] = [:]
         var tls: String?
+        var auth = ReferenceAuth.Options()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -43,6 +44,19 @@ enum ServeCommand {
                 // For tests: HTTPS with DIR/cert.pem and DIR/key.pem (see fixtures/tls).
                 guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--tls takes a directory with cert.pem and key.pem") }
                 tls = value
+            // Sign-in knobs, for tests of the app's sign-in against a real server.
+            case "--require-sign-in": auth.requireSignIn = true
+            case "--auto-approve": auth.autoDecision = "approve"
+            case "--auto-deny": auth.autoDecision = "deny"
+            case "--legacy-auth": auth.legacy = true
+            case "--token-lifetime":
+                guard let value = rest.popFirst().flatMap(Double.init), value >= 1, value <= 86_400 else {
+                    throw UsageError("--token-lifetime takes seconds from 1 to 86400")
+                }
+                auth.tokenLifetime = value
+            case "--oauth-issuer":
+                guard let value = rest.popFirst(), Origin(url: value) != nil else { throw UsageError("--oauth-issuer takes an origin URL") }
+                auth.issuer = value
             default: throw UsageError(usage)
             }
         }
@@ -53,6 +67,7 @@ enum ServeCommand {
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let server = FixtureServer(root: root, installationId: installation, organizationName: organization)
             server.failures = failures
+            server.auth.options = auth
             do throws(UsageError) {
                 if let tls { try server.useTLS(tls) }
                 try server.start(port: port)

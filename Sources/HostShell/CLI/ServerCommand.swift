@@ -115,11 +115,12 @@ enum ServerCommand {
         }
         let record = records.remove(at: index)
         try store.save(records)
-        // Its sign-in and website data go with it.
+        // Its credential, sign-in and website data go with it.
+        MainActor.assumeIsolated { CredentialStore.delete(record.id) }
         let directories = ServerStoreFile.profileDirectories(for: record.id)
         removeTree(directories.data)
         removeTree(directories.cache)
-        print("Removed \(record.name) (\(record.id)) and its website data.")
+        print("Removed \(record.name) (\(record.id)), its credential and its website data.")
         return ExitCode.success
     }
 }

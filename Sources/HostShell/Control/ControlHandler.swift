@@ -39,6 +39,26 @@ final class ControlHandler {
         case .reload:
             app.session.verifyAndLoad()
             ok()
+        case .signIn:
+            guard !app.session.auth.signingIn else { return fail("a sign-in window is already open") }
+            app.session.signIn()
+            ok()
+        case .cancelSignIn:
+            guard app.session.auth.signingIn else { return fail("no sign-in window is open") }
+            app.session.auth.cancelSignIn()
+            ok()
+        case .signOut:
+            app.session.signOut()
+            ok()
+        case .refreshCredential(let times):
+            guard app.session.auth.credential != nil else { return fail("there is no credential to refresh: sign in first") }
+            var results: [Bool] = []
+            for _ in 0..<times {
+                app.session.auth.refresh(studioSession: false) { refreshed in
+                    results.append(refreshed)
+                    if results.count == times { ok(["refreshed": .array(results.map(JSONValue.bool))]) }
+                }
+            }
         case .wait(let until, let timeout):
             wait(until, deadline: monotonicSeconds() + timeout, timeout: timeout, ok: ok, fail: fail)
         case .snapshot(let path, let target):

@@ -14,6 +14,11 @@ final class FixtureServer {
     private(set) var port: Int = 0
     /// Injected failures for tests: a request path answered with this HTTP status instead.
     var failures: [String: UInt32] = [:]
+    /// The sign-in side: approve page, token exchange and refresh, sessions.
+    let auth = ReferenceAuth()
+    /// Requests for Studio's own pages and files that carried an Authorization header: the
+    /// app's credential must never travel with them.
+    private(set) var studioRequestsWithAuthorization = 0
 
     /// Set by `useTLS`: the server speaks HTTPS with that certificate.
     private(set) var secure = false
@@ -69,6 +74,7 @@ final class FixtureServer {
                   body: Array("<!doctype html><title>Error \(status)</title><h1>Injected failure \(status)</h1>".utf8))
             return
         }
+        if handleAuth(message, path: path) { return }
         if path == "/api/v1/system/identity" {
             let body: JSONValue = ["data": ["product": "tilecast", "apiVersion": "v1",
                                             "installationId": .string(installationId),
@@ -76,6 +82,7 @@ final class FixtureServer {
             reply(message, status: 200, type: "application/json", body: JSONWriter.bytes(body))
             return
         }
+        if requestHeader(message, "Authorization") != nil { studioRequestsWithAuthorization += 1 }
         guard let file = staticFile(for: path), let bytes = try? FileReading.bytes(file, limit: 8 << 20) else {
             reply(message, status: 404, type: "text/plain", body: Array("not found".utf8))
             return
@@ -102,7 +109,7 @@ final class FixtureServer {
         }
     }
 
-    private func reply(_ message: OpaquePointer, status: UInt32, type: String, body: [UInt8]) {
+    func reply(_ message: OpaquePointer, status: UInt32, type: String, body: [UInt8]) {
         let msg = message
         soup_server_message_set_status(msg, status, nil)
         body.withUnsafeBufferPointer { buffer in

@@ -2,7 +2,9 @@ import BridgeRuntime
 import CGtk
 
 /// The tablet and desktop sidebar: the catalog's groups in order, each with its title when it
-/// has one, as a keyboard-navigable list. Rows carry destination ids; activation goes to `onTap`.
+/// has one, as a keyboard-navigable list. Rows carry destination ids; activation (a click, or
+/// Enter on the focused row) goes to `onTap`. The highlighted row is the host's selection only:
+/// focus or cursor moves never navigate, and never leave a different row highlighted.
 @MainActor
 final class Sidebar {
     let widget: WidgetPointer
@@ -10,6 +12,7 @@ final class Sidebar {
     private let list: WidgetPointer
     private var rows: [(id: String, row: WidgetPointer)] = []
     private var updatingSelection = false
+    private var selectedId: String?
 
     init() {
         list = gtk_list_box_new()!
@@ -21,6 +24,13 @@ final class Sidebar {
         gtk_widget_set_size_request(widget, 220, -1)
         gtk_widget_add_css_class(widget, "hostshell-sidebar")
         onSignal(raw(list), "selected-rows-changed") { [weak self] in self?.selectionChanged() }
+        cgtk_connect_row_activated(list, { _, row, data in
+            let sidebar = Unmanaged<Sidebar>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                let pointer = UnsafeMutableRawPointer(row)
+                if let id = sidebar.rows.first(where: { UnsafeMutableRawPointer($0.row) == pointer })?.id { sidebar.onTap(id) }
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     func show(groups: [DestinationGroup], selected: String?) {
@@ -53,6 +63,7 @@ final class Sidebar {
     }
 
     func select(_ id: String?) {
+        selectedId = id
         updatingSelection = true
         if let row = rows.first(where: { $0.id == id })?.row {
             gtk_list_box_select_row(cast(list), cast(row))
@@ -62,9 +73,9 @@ final class Sidebar {
         updatingSelection = false
     }
 
+    /// GTK moved the selection (focus entered the list, the cursor moved): put the host's back.
     private func selectionChanged() {
-        guard !updatingSelection, let selected = gtk_list_box_get_selected_row(cast(list)) else { return }
-        let pointer = UnsafeMutableRawPointer(selected)
-        if let id = rows.first(where: { UnsafeMutableRawPointer($0.row) == pointer })?.id { onTap(id) }
+        guard !updatingSelection else { return }
+        select(selectedId)
     }
 }

@@ -4,6 +4,12 @@ import CGtk
 /// and cookies persisted to SQLite (WebKit keeps them in memory only unless told otherwise), so
 /// a server's sign-in survives restarts and no two servers share cookies or storage.
 enum ProfileSession {
+    /// A saved server's session, in its profile directories.
+    static func make(for serverId: String) -> NetworkSessionPointer {
+        let directories = ServerStoreFile.profileDirectories(for: serverId)
+        return make(data: directories.data, cache: directories.cache)
+    }
+
     static func make(data: String, cache: String) -> NetworkSessionPointer {
         g_mkdir_with_parents(data, 0o700)
         g_mkdir_with_parents(cache, 0o700)

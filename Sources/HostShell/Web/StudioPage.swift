@@ -15,6 +15,10 @@ final class StudioPage {
     var onChromeChanged: ((NativeChrome) -> Void)?
     /// Called after every event, for observers (state dumps, probes).
     var onStateChanged: (() -> Void)?
+    /// Called when Studio reports it signed out (`auth/signed-out`).
+    var onStudioSignedOut: (() -> Void)?
+    /// Called when a new main-frame document commits, with its URI.
+    var onDocumentCommitted: ((String) -> Void)?
     /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
     /// WebKit's own dialog.
     var confirmAnswer: Bool?
@@ -57,6 +61,8 @@ final class StudioPage {
                                              Unmanaged.passUnretained(self).toOpaque())
         onChromeChanged = nil
         onStateChanged = nil
+        onStudioSignedOut = nil
+        onDocumentCommitted = nil
         webkit_web_view_terminate_web_process(view)
     }
 
@@ -103,6 +109,7 @@ final class StudioPage {
             let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
             documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0
             handle(.documentCommitted)
+            onDocumentCommitted?(uri ?? "")
         case WEBKIT_LOAD_FINISHED:
             loadFinished = true
             onStateChanged?()
@@ -134,6 +141,10 @@ final class StudioPage {
     /// The user tapped a destination or the back button.
     func tap(destination: String) { handle(.tapDestination(destination)) }
     func tapBack() { handle(.tapBack) }
+    /// Asks Studio to sign out (when it speaks the auth lifecycle); tells it whether uploads
+    /// with the app's credential are possible.
+    func requestSignOut() { handle(.requestSignOut) }
+    func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
 
     // MARK: effects out
 
@@ -147,6 +158,7 @@ final class StudioPage {
             case .reply: break
             case .send(let message): send(message)
             case .chromeChanged(let chrome): onChromeChanged?(chrome)
+            case .studioSignedOut: onStudioSignedOut?()
             }
         }
         onStateChanged?()
