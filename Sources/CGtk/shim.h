@@ -28,6 +28,7 @@ typedef gboolean (*CGtkIncomingCallback)(GSocketService *service, GSocketConnect
                                          gpointer user_data);
 typedef gboolean (*CGtkCloseRequestCallback)(GtkWindow *window, gpointer user_data);
 typedef void (*CGtkRowActivatedCallback)(GtkListBox *list, GtkListBoxRow *row, gpointer user_data);
+typedef void (*CGtkResponseCallback)(GtkNativeDialog *dialog, int response, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 
@@ -71,6 +72,10 @@ static inline gulong cgtk_connect_close_request(GtkWidget *window, CGtkCloseRequ
 static inline gulong cgtk_connect_row_activated(GtkWidget *list, CGtkRowActivatedCallback cb,
                                                  gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(list, "row-activated", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_response(GtkFileChooserNative *dialog, CGtkResponseCallback cb,
+                                           gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(dialog, "response", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,
                                            gpointer data, GClosureNotify destroy) {

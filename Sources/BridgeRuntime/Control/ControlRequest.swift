@@ -19,6 +19,9 @@ public enum ControlCommand: Sendable, Equatable {
     case snapshot(path: String, target: SnapshotTarget)
     /// Open the authentication window; cancel it (as closing it would); sign out.
     case signIn, cancelSignIn, signOut
+    /// Answer the next (or the open) file request with these files; cancel the uploads running.
+    case pickFiles(paths: [String])
+    case cancelUploads
     /// Ask for `times` credential refreshes at once (tests: only one request may go out).
     case refreshCredential(times: Int)
     /// Run a script in the page world and answer with its JSON value (sessions started with
@@ -30,7 +33,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -85,6 +88,17 @@ public struct ControlRequest: Sendable, Equatable {
         case "sign-in": return .signIn
         case "sign-in-cancel": return .cancelSignIn
         case "sign-out": return .signOut
+        case "upload-cancel": return .cancelUploads
+        case "pick-files":
+            guard let paths = object["paths"]?.arrayValue, paths.count <= 1000 else {
+                throw ControlError("pick-files needs \"paths\": an array of absolute file paths (an empty array cancels)")
+            }
+            var list: [String] = []
+            for path in paths {
+                guard let text = path.stringValue, text.hasPrefix("/") else { throw ControlError("pick-files paths must be absolute") }
+                list.append(text)
+            }
+            return .pickFiles(paths: list)
         case "refresh-credential":
             guard let times = (object["times"] ?? 1).integerValue, (1...10).contains(times) else {
                 throw ControlError("refresh-credential \"times\" is a whole number from 1 to 10")
@@ -138,6 +152,10 @@ extension ControlRequest {
             object[key] = .string(rest[0])
         }
         switch name {
+        case "pick-files":
+            object["paths"] = .array(rest.map(JSONValue.string))
+        case "upload-cancel":
+            guard rest.isEmpty else { throw ControlError("upload-cancel takes no arguments") }
         case "refresh-credential":
             if let times = rest.first { object["times"] = .number(Double(times) ?? 0) }
         case "state", "back", "reload", "sign-in", "sign-in-cancel", "sign-out":

@@ -16,6 +16,8 @@ public enum PageEvent: Sendable, Equatable {
     case requestSignOut
     /// Whether the app now holds a credential for this server (native uploads need one).
     case credentialAvailable(Bool)
+    /// The native media intake `requestId` finished (uploads done, failed or cancelled).
+    case mediaIntakeFinished(requestId: String, outcome: MediaIntakeOutcome, uploadedCount: Int)
 }
 
 /// What the glue must do in answer to an event.
@@ -28,6 +30,8 @@ public enum PageEffect: Sendable, Equatable {
     case chromeChanged(NativeChrome)
     /// Studio reported that it signed out (`auth/signed-out`).
     case studioSignedOut
+    /// Choose media natively and upload it with the app's credential.
+    case startMediaIntake(MediaIntakeRequest)
 }
 
 /// The bridge state of one page and its pure reducer: negotiation, capabilities, the catalog
@@ -54,6 +58,9 @@ public struct PageSession: Sendable, Equatable {
     /// The app holds a credential for this server: `system/media-intake-status` says available.
     public private(set) var hasCredential = false
     private var signedOutReported = false
+    private var startIntake: MediaIntakeRequest?
+    /// The media intake in progress (one at a time), by request id.
+    public private(set) var mediaIntakeRequestId: String?
 
     public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>) {
         self.context = context
@@ -77,8 +84,10 @@ public struct PageSession: Sendable, Equatable {
     public mutating func reduce(_ event: PageEvent) -> [PageEffect] {
         let before = nativeChrome
         signedOutReported = false
+        startIntake = nil
         var effects = handle(event)
         if signedOutReported { effects.append(.studioSignedOut) }
+        if let startIntake { effects.append(.startMediaIntake(startIntake)) }
         let after = nativeChrome
         if after != before { effects.append(.chromeChanged(after)) }
         return effects
@@ -130,6 +139,12 @@ public struct PageSession: Sendable, Equatable {
         case .credentialAvailable(let available):
             hasCredential = available
             return []
+
+        case .mediaIntakeFinished(let requestId, let outcome, let count):
+            guard mediaIntakeRequestId == requestId else { return [] }
+            mediaIntakeRequestId = nil
+            guard frontendReady, context == .main else { return [] }
+            return [.send(.mediaIntakeCompleted(requestId: requestId, outcome: outcome, uploadedCount: min(count, 1000)))]
         }
     }
 
@@ -186,8 +201,17 @@ public struct PageSession: Sendable, Equatable {
             payload["available"] = .bool(hasCredential && offered.contains(.nativeMediaIntake))
             return .ok(id, payload)
 
+        case .mediaIntake(let request):
+            // Without a credential (signed out, older server) Studio uses its browser uploader.
+            guard hasCredential, offered.contains(.nativeMediaIntake), mediaIntakeRequestId == nil else {
+                return .failure(id: id, code: .unavailable)
+            }
+            mediaIntakeRequestId = request.requestId
+            startIntake = request
+            return .ok(id)
+
         case .haptic, .share, .alertPresent, .presentationOpen, .presentationReady, .presentationUpdate,
-             .presentationClose, .presentationNavigate, .mediaIntake, .scanQR, .actionMenuArm,
+             .presentationClose, .presentationNavigate, .scanQR, .actionMenuArm,
              .actionMenuRegisterTrigger, .actionMenuPresent:
             // Capabilities this host does not offer yet; Studio falls back to its web versions.
             return .failure(id: id, code: .unavailable)

@@ -15,6 +15,11 @@ final class OpenSession {
     let auth: ServerAuth
     /// Set while a sign-out waits for Studio's `auth/signed-out`.
     var pendingSignOut: (@MainActor () -> Void)?
+    /// The media intake in progress (see OpenSession+Uploads).
+    var uploader: Uploader?
+    var fileChooser: FileChooser?
+    /// Files given ahead of time (the control interface's `pick-files`) for the next request.
+    var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
     private var crashes = CrashLimiter()
     private var finishedAt: Double?
@@ -26,7 +31,7 @@ final class OpenSession {
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle])
+                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -35,6 +40,7 @@ final class OpenSession {
         page.onStateChanged = { [weak self] in self?.checkReveal() }
         connectSignals()
         connectAuth()
+        connectUploads()
     }
 
     func start() { verifyAndLoad() }
@@ -46,6 +52,8 @@ final class OpenSession {
                                              Unmanaged.passUnretained(self).toOpaque())
         onScreenChanged = nil
         auth.close()
+        fileChooser?.close()
+        uploader?.cancel()
         page.close()
     }
 

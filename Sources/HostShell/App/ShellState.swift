@@ -17,6 +17,7 @@ enum ShellState {
         state["status"] = session.view.isRevealed ? .null : ["title": .string(status.title), "detail": .string(status.detail)]
         state["url"] = session.page.uri.map(JSONValue.string) ?? .null
         state["auth"] = session.auth.stateJSON
+        state["uploads"] = session.uploadsJSON
         return .object(state)
     }
 }

@@ -50,6 +50,13 @@ final class ControlHandler {
         case .signOut:
             app.session.signOut()
             ok()
+        case .pickFiles(let paths):
+            app.session.pickFiles(paths)
+            ok()
+        case .cancelUploads:
+            guard let uploader = app.session.uploader else { return fail("no upload is running") }
+            uploader.cancel()
+            ok()
         case .refreshCredential(let times):
             guard app.session.auth.credential != nil else { return fail("there is no credential to refresh: sign in first") }
             var results: [Bool] = []

@@ -16,6 +16,8 @@ final class FixtureServer {
     var failures: [String: UInt32] = [:]
     /// The sign-in side: approve page, token exchange and refresh, sessions.
     let auth = ReferenceAuth()
+    /// The media library and resumable uploads.
+    let uploads = ReferenceUploads()
     /// Requests for Studio's own pages and files that carried an Authorization header: the
     /// app's credential must never travel with them.
     private(set) var studioRequestsWithAuthorization = 0
@@ -75,6 +77,8 @@ final class FixtureServer {
             return
         }
         if handleAuth(message, path: path) { return }
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
+        if handleUploads(message, path: path, method: method) { return }
         if path == "/api/v1/system/identity" {
             let body: JSONValue = ["data": ["product": "tilecast", "apiVersion": "v1",
                                             "installationId": .string(installationId),

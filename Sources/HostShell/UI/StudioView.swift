@@ -13,6 +13,8 @@ final class StudioView {
     private let tabBar = TabBar()
     private let sidebar = Sidebar()
     private let backBar = BackBarView()
+    /// Upload progress while a media intake runs.
+    let uploads = UploadPanel()
     private var layout: NavigationLayout = .none
     private let statusTitle: WidgetPointer
     private let statusDetail: WidgetPointer
@@ -30,6 +32,7 @@ final class StudioView {
         gtk_widget_set_vexpand(web, 1)
         gtk_widget_set_hexpand(web, 1)
         gtk_box_append(cast(content), web)
+        gtk_box_append(cast(content), uploads.widget)
         gtk_box_append(cast(content), tabBar.widget)
 
         let root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!

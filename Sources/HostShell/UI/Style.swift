@@ -15,6 +15,7 @@ enum Style {
         .hostshell-tabbar button { padding: 4px 2px; }
         .hostshell-tabbar .hostshell-selected { color: @accent_color; }
         .hostshell-backbar { border-bottom: 1px solid alpha(currentColor, 0.15); padding: 4px; }
+        .hostshell-uploads { border-top: 1px solid alpha(currentColor, 0.15); padding: 8px 12px; }
         """
         gtk_css_provider_load_from_data(provider, css, -1)
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))

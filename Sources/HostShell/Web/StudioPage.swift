@@ -17,6 +17,8 @@ final class StudioPage {
     var onStateChanged: (() -> Void)?
     /// Called when Studio reports it signed out (`auth/signed-out`).
     var onStudioSignedOut: (() -> Void)?
+    /// Called when Studio asked for a native media intake (the reply already said yes).
+    var onMediaIntake: ((MediaIntakeRequest) -> Void)?
     /// Called when a new main-frame document commits, with its URI.
     var onDocumentCommitted: ((String) -> Void)?
     /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
@@ -63,6 +65,7 @@ final class StudioPage {
         onStateChanged = nil
         onStudioSignedOut = nil
         onDocumentCommitted = nil
+        onMediaIntake = nil
         webkit_web_view_terminate_web_process(view)
     }
 
@@ -145,6 +148,10 @@ final class StudioPage {
     /// with the app's credential are possible.
     func requestSignOut() { handle(.requestSignOut) }
     func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
+    /// Reports the end of a native media intake to Studio.
+    func finishMediaIntake(_ requestId: String, outcome: MediaIntakeOutcome, uploadedCount: Int) {
+        handle(.mediaIntakeFinished(requestId: requestId, outcome: outcome, uploadedCount: uploadedCount))
+    }
 
     // MARK: effects out
 
@@ -159,6 +166,7 @@ final class StudioPage {
             case .send(let message): send(message)
             case .chromeChanged(let chrome): onChromeChanged?(chrome)
             case .studioSignedOut: onStudioSignedOut?()
+            case .startMediaIntake(let request): onMediaIntake?(request)
             }
         }
         onStateChanged?()

@@ -1,0 +1,89 @@
+/// The resumable upload protocol media intake speaks with the app's credential (CONTRACT.md §4
+/// "Media intake"): its limits, retry schedule, the answers it reads, and how a batch's outcome
+/// is reported. Pure: the host does the HTTP and the file reading.
+public enum UploadProtocol {
+    public static let chunkSize = 2 << 20
+    /// Attempts per step after the first, on network errors, 408, 429 and 5xx.
+    public static let maxRetries = 5
+    /// `complete` answered 409 (incomplete): resend it at most this many times.
+    public static let maxCompleteResends = 2
+    public static let pollInterval = 1.5
+    public static let maxPolls = 120
+
+    /// Delay before retry `attempt` (1-based): min(400 ms × 2^(attempt−1), 5 s).
+    public static func retryDelay(attempt: Int) -> Double {
+        min(0.4 * Double(1 << min(max(attempt - 1, 0), 16)), 5.0)
+    }
+
+    /// Whether a failed step is tried again: no answer at all (status 0), 408, 429, any 5xx.
+    public static func isRetryable(status: Int) -> Bool {
+        status == 0 || status == 408 || status == 429 || (500...599).contains(status)
+    }
+
+    /// What `POST /api/v1/uploads` answered (201).
+    public struct Session: Sendable, Equatable {
+        public var id: String
+        public var offset: Int
+        public var uploadEndpoint: String?
+        public var maximumSizeBytes: Int?
+    }
+
+    public static func session(from body: [UInt8]) -> Session? {
+        guard let data = (try? JSONParser.parse(bytes: body, maxDepth: 8))?.objectValue?["data"]?.objectValue,
+              let id = data["id"]?.stringValue, Patterns.hasLength(id, in: 1...200),
+              !Patterns.hasForbiddenCharacter(id), !id.contains("/"), !id.contains("?"), !id.contains("#") else { return nil }
+        let offset = data["offset"]?.integerValue ?? 0
+        guard offset >= 0 else { return nil }
+        return Session(id: id, offset: offset, uploadEndpoint: data["uploadEndpoint"]?.stringValue,
+                       maximumSizeBytes: data["maximumSizeBytes"]?.integerValue)
+    }
+
+    /// The asset id from `POST …/{id}/complete` (200).
+    public static func assetId(from body: [UInt8]) -> String? {
+        guard let id = (try? JSONParser.parse(bytes: body, maxDepth: 8))?.objectValue?["data"]?.objectValue?["id"]?.stringValue,
+              Patterns.hasLength(id, in: 1...200), !id.contains("/"), !Patterns.hasForbiddenCharacter(id) else { return nil }
+        return id
+    }
+
+    public enum Processing: Sendable, Equatable { case pending, ready, failed }
+
+    /// `GET /api/v1/assets/{id}`: `data.processingStatus`.
+    public static func processing(from body: [UInt8]) -> Processing {
+        switch (try? JSONParser.parse(bytes: body, maxDepth: 8))?.objectValue?["data"]?.objectValue?["processingStatus"]?.stringValue {
+        case "ready": return .ready
+        case "failed": return .failed
+        default: return .pending
+        }
+    }
+
+    /// Why a file was not uploaded, worded for the person.
+    public static func problem(status: Int) -> String {
+        switch status {
+        case 413: return "the file is larger than the server accepts"
+        case 415: return "the server does not accept this kind of file"
+        case 507: return "the server has no room for it"
+        case 401, 403: return "the server refused the app's sign-in"
+        case 0: return "the server could not be reached"
+        default: return "the server answered HTTP \(status)"
+        }
+    }
+
+    /// The batch's outcome: all done → completed; some → partial; none → failed (or cancelled
+    /// when the person cancelled before anything finished).
+    public static func outcome(uploaded: Int, failed: Int, cancelled: Bool) -> MediaIntakeOutcome {
+        if cancelled { return uploaded > 0 ? .partial : .cancelled }
+        if failed == 0 { return uploaded > 0 ? .completed : .cancelled }
+        return uploaded > 0 ? .partial : .failed
+    }
+
+    /// The MIME type the create step declares, from the file name; nil for kinds not asked for.
+    public static func mimeType(forFileName name: String, kinds: [MediaKind]) -> String? {
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        let images = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif",
+                      "webp": "image/webp", "heic": "image/heic", "avif": "image/avif"]
+        let videos = ["mp4": "video/mp4", "m4v": "video/x-m4v", "mov": "video/quicktime", "webm": "video/webm"]
+        if kinds.contains(.image), let type = images[ext] { return type }
+        if kinds.contains(.video), let type = videos[ext] { return type }
+        return nil
+    }
+}

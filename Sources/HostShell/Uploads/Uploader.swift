@@ -1,0 +1,312 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// Uploads files, one after another, with the resumable upload protocol and the app's own
+/// credential: create, PATCH 2 MiB chunks read from disk into one reused buffer (memory stays
+/// flat whatever the file size), resync with HEAD on 409, complete, then poll the asset until
+/// it is processed. Network errors, 408, 429 and 5xx are retried on the contract's schedule; a
+/// 401 refreshes the credential once. Cancel aborts the request in flight and DELETEs the upload.
+@MainActor
+final class Uploader {
+    struct File {
+        var path: String
+        var name: String
+        var size: Int
+        var mimeType: String
+    }
+
+    struct Progress {
+        var fileIndex: Int
+        var fileCount: Int
+        var fileName: String
+        var fileBytes: Int
+        var fileSize: Int
+        var totalBytes: Int
+        var totalSize: Int
+    }
+
+    struct Result {
+        var uploaded: Int
+        var failed: [(name: String, problem: String)]
+        var cancelled: Bool
+    }
+
+    private let origin: Origin
+    private let auth: ServerAuth
+    private let files: [File]
+    private let session: UnsafeMutablePointer<SoupSession>
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: UploadProtocol.chunkSize, alignment: 16)
+    private var cancellable: UnsafeMutablePointer<GCancellable>?
+    private var index = 0
+    private var uploaded = 0
+    private var failed: [(name: String, problem: String)] = []
+    private var cancelled = false
+    private var finished = false
+    private var doneBytes = 0  // of finished files
+    // The file in progress.
+    private var fd: Int32 = -1
+    private var uploadId: String?
+    private var offset = 0
+    private var attempt = 0
+    private var refreshed = false
+    private var completeResends = 0
+    private var polls = 0
+    var onProgress: ((Progress) -> Void)?
+    var onDone: ((Result) -> Void)?
+
+    init(origin: Origin, auth: ServerAuth, files: [File]) {
+        self.origin = origin
+        self.auth = auth
+        self.files = files
+        session = soup_session_new()!  // no cookie jar: the credential is the only authority
+        soup_session_set_timeout(session, 60)
+    }
+
+    func start() { startFile() }
+
+    /// Stops at once: the request in flight is aborted and the open upload is deleted.
+    func cancel() {
+        guard !finished, !cancelled else { return }
+        cancelled = true
+        if let cancellable { g_cancellable_cancel(cancellable) }
+        if let id = uploadId {
+            send("DELETE", "/api/v1/uploads/\(id)") { _, _, _ in }
+        }
+        finish()
+    }
+
+    // MARK: one file
+
+    private var file: File { files[index] }
+
+    private func startFile() {
+        guard !cancelled else { return }
+        guard index < files.count else { return finish() }
+        uploadId = nil
+        offset = 0
+        attempt = 0
+        refreshed = false
+        completeResends = 0
+        polls = 0
+        fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return fileFailed("it could not be read (\(String(cString: strerror(errno))))") }
+        report()
+        create()
+    }
+
+    private func create() {
+        let body: JSONValue = ["filename": .string(file.name), "mimeType": .string(file.mimeType), "sizeBytes": .number(Double(file.size))]
+        send("POST", "/api/v1/uploads", json: body) { [self] status, _, answer in
+            guard status == 201 else { return handle(status, retry: create) }
+            guard let session = UploadProtocol.session(from: answer) else { return fileFailed("the server's answer was not understood") }
+            uploadId = session.id
+            offset = min(session.offset, file.size)
+            attempt = 0
+            nextChunk()
+        }
+    }
+
+    private func nextChunk() {
+        guard let id = uploadId else { return }
+        guard offset < file.size else { return complete() }
+        let length = min(UploadProtocol.chunkSize, file.size - offset)
+        var read = 0
+        while read < length {
+            let n = pread(fd, buffer.baseAddress! + read, length - read, off_t(offset + read))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return fileFailed("it could not be read to the end (it may have changed)") }
+            read += n
+        }
+        let chunk = g_bytes_new_static(buffer.baseAddress, gsize(length))!
+        send("PATCH", "/api/v1/uploads/\(id)", headers: [("Upload-Offset", String(offset))], bytes: chunk,
+             type: "application/offset+octet-stream") { [self] status, headers, _ in
+            switch status {
+            case 204:
+                offset = headers["upload-offset"].flatMap { Int($0) }.map { min($0, file.size) } ?? offset + length
+                attempt = 0
+                report()
+                nextChunk()
+            case 409:
+                resync(then: nextChunk)
+            default:
+                handle(status, retry: nextChunk)
+            }
+        }
+        g_bytes_unref(chunk)
+    }
+
+    /// Asks the server where it is (HEAD) and goes on from there.
+    private func resync(then: @escaping @MainActor () -> Void) {
+        guard let id = uploadId else { return }
+        send("HEAD", "/api/v1/uploads/\(id)") { [self] status, headers, _ in
+            guard status == 200, let serverOffset = headers["upload-offset"].flatMap({ Int($0) }), serverOffset >= 0,
+                  serverOffset <= file.size else {
+                return handle(status == 200 ? 502 : status) { [self] in resync(then: then) }
+            }
+            offset = serverOffset
+            attempt = 0
+            report()
+            then()
+        }
+    }
+
+    private func complete() {
+        guard let id = uploadId else { return }
+        send("POST", "/api/v1/uploads/\(id)/complete", json: [:]) { [self] status, _, answer in
+            switch status {
+            case 200:
+                guard let asset = UploadProtocol.assetId(from: answer) else { return fileFailed("the server's answer was not understood") }
+                uploadId = nil
+                attempt = 0
+                poll(asset)
+            case 409 where completeResends < UploadProtocol.maxCompleteResends:
+                completeResends += 1
+                resync(then: nextChunk)
+            default:
+                handle(status, retry: complete)
+            }
+        }
+    }
+
+    private func poll(_ asset: String) {
+        send("GET", "/api/v1/assets/\(asset)") { [self] status, _, answer in
+            guard status == 200 else { return handle(status) { [self] in poll(asset) } }
+            switch UploadProtocol.processing(from: answer) {
+            case .ready: fileDone()
+            case .failed: fileFailed("the server could not process it")
+            case .pending:
+                polls += 1
+                guard polls < UploadProtocol.maxPolls else { return fileFailed("the server did not finish processing it in time") }
+                MainLoop.after(milliseconds: UInt32(UploadProtocol.pollInterval * 1000)) { [weak self] in
+                    guard let self, !self.cancelled else { return }
+                    self.poll(asset)
+                }
+            }
+        }
+    }
+
+    /// A step failed with `status`: retry it on the schedule, refresh once on 401, else give up on the file.
+    private func handle(_ status: Int, retry: @escaping @MainActor () -> Void) {
+        guard !cancelled else { return }
+        if status == 401 && !refreshed {
+            refreshed = true
+            auth.refresh(studioSession: false) { [weak self] ok in
+                guard let self, !self.cancelled else { return }
+                if ok { retry() } else { self.fileFailed(UploadProtocol.problem(status: 401)) }
+            }
+            return
+        }
+        guard UploadProtocol.isRetryable(status: status), attempt < UploadProtocol.maxRetries else {
+            return fileFailed(UploadProtocol.problem(status: status))
+        }
+        attempt += 1
+        MainLoop.after(milliseconds: UInt32(UploadProtocol.retryDelay(attempt: attempt) * 1000)) { [weak self] in
+            guard let self, !self.cancelled else { return }
+            retry()
+        }
+    }
+
+    private func fileDone() {
+        uploaded += 1
+        nextFile()
+    }
+
+    private func fileFailed(_ problem: String) {
+        guard !cancelled else { return }
+        failed.append((file.name, problem))
+        printError("hostshell: \(file.name) was not uploaded: \(problem)")
+        if let id = uploadId { send("DELETE", "/api/v1/uploads/\(id)") { _, _, _ in } }
+        nextFile()
+    }
+
+    private func nextFile() {
+        if fd >= 0 { close(fd); fd = -1 }
+        doneBytes += file.size
+        index += 1
+        startFile()
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        if fd >= 0 { close(fd); fd = -1 }
+        onDone?(Result(uploaded: uploaded, failed: failed, cancelled: cancelled))
+        onDone = nil
+        onProgress = nil
+        // The buffer and session go once the last callback has run.
+        MainLoop.after(milliseconds: 0) { [self] in
+            buffer.deallocate()
+            g_object_unref(UnsafeMutableRawPointer(session))
+        }
+    }
+
+    private func report() {
+        onProgress?(Progress(fileIndex: index, fileCount: files.count, fileName: file.name, fileBytes: offset, fileSize: file.size,
+                             totalBytes: doneBytes + offset, totalSize: files.reduce(0) { $0 + $1.size }))
+    }
+
+    // MARK: HTTP
+
+    /// One request with the current credential; `done` gets the status (0 without an answer),
+    /// the response headers (lower-cased names) and the body.
+    private func send(_ method: String, _ path: String, headers: [(String, String)] = [], json: JSONValue? = nil,
+                      bytes: OpaquePointer? = nil, type: String? = nil,
+                      done: @escaping @MainActor (Int, [String: String], [UInt8]) -> Void) {
+        guard let message = soup_message_new(method, origin.description + path) else { return done(0, [:], []) }
+        soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        let requestHeaders = soup_message_get_request_headers(message)
+        if let credential = auth.credential {
+            soup_message_headers_replace(requestHeaders, "Authorization", "Bearer \(credential.accessToken)")
+        }
+        for (name, value) in headers { soup_message_headers_replace(requestHeaders, name, value) }
+        if let json {
+            let body = JSONWriter.bytes(json)
+            let data = body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+            soup_message_set_request_body_from_bytes(message, "application/json", data)
+            g_bytes_unref(data)
+        } else if let bytes {
+            soup_message_set_request_body_from_bytes(message, type, bytes)
+        }
+        let cancellable = g_cancellable_new()!
+        self.cancellable = cancellable
+        let box = Unmanaged.passRetained(RequestBox(message: message, cancellable: cancellable, done: done)).toOpaque()
+        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
+            let box = Unmanaged<RequestBox>.fromOpaque(data!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
+            g_clear_error(&error)
+            var bytes: [UInt8] = []
+            if let body {
+                var size: gsize = 0
+                if let data = g_bytes_get_data(body, &size) { bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
+                g_bytes_unref(body)
+            }
+            let status = body == nil ? 0 : Int(soup_message_get_status(box.message).rawValue)
+            var headers: [String: String] = [:]
+            for name in ["Upload-Offset", "Upload-Length", "Upload-Status"] {
+                if let value = soup_message_headers_get_one(soup_message_get_response_headers(box.message), name) {
+                    headers[name.lowercased()] = String(cString: value)
+                }
+            }
+            let cancelled = g_cancellable_is_cancelled(box.cancellable) != 0
+            MainActor.assumeIsolated { if !cancelled { box.done(status, headers, bytes) } }
+        }, box)
+    }
+}
+
+/// A request's message and completion through its C callback.
+private final class RequestBox {
+    let message: OpaquePointer
+    let cancellable: UnsafeMutablePointer<GCancellable>
+    let done: @MainActor (Int, [String: String], [UInt8]) -> Void
+
+    init(message: OpaquePointer, cancellable: UnsafeMutablePointer<GCancellable>, done: @escaping @MainActor (Int, [String: String], [UInt8]) -> Void) {
+        self.message = message; self.cancellable = cancellable; self.done = done
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(message))
+        g_object_unref(UnsafeMutableRawPointer(cancellable))
+    }
+}
