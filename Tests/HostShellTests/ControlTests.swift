@@ -29,7 +29,10 @@ final class RunningApp {
 
     /// `hostshell ctl SOCKET ARGS…`: the exit status, and the result as a JSON value or the error text.
     @discardableResult
-    func ctl(_ arguments: String...) throws -> (status: Int32, result: Any?, error: String) {
+    func ctl(_ arguments: String...) throws -> (status: Int32, result: Any?, error: String) { try ctl(arguments) }
+
+    @discardableResult
+    func ctl(_ arguments: [String]) throws -> (status: Int32, result: Any?, error: String) {
         let run = try HostShellBinary.run(["ctl", socket] + arguments)
         let result = run.status == 0 ? try JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: .fragmentsAllowed) : nil
         return (run.status, result, run.stderr)

@@ -27,7 +27,8 @@ final class ReferenceUploads {
     var maximumSizeBytes = 512 << 20
     /// Total bytes the library may hold; beyond it a new upload gets 507.
     var quotaBytes = 4 << 30
-    /// Injected answers, taken in order per step ("create", "patch", "head", "complete", "asset").
+    /// Injected answers, taken in order per step ("create", "patch", "head", "complete", "asset");
+    /// a 0 lets that request through normally.
     var faults: [String: [UInt32]] = [:]
     private(set) var uploads: [String: Upload] = [:]
     private(set) var assets: [Asset] = []
@@ -46,7 +47,7 @@ final class ReferenceUploads {
         guard var queue = faults[step], !queue.isEmpty else { return nil }
         let status = queue.removeFirst()
         faults[step] = queue
-        return status
+        return status == 0 ? nil : status
     }
 
     private func record(_ step: String, _ answer: Answer, cookie: Bool) -> Answer {
