@@ -6,7 +6,7 @@ import Glibc
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
 /// a browser, and for tests that need a real server.
 enum ServeCommand {
-    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR] [--require-sign-in] [--auto-approve | --auto-deny] [--legacy-auth] [--token-lifetime S] [--oauth-issuer URL]"
+    static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR] [--require-sign-in] [--auto-approve | --auto-deny] [--legacy-auth] [--token-lifetime S] [--oauth-issuer URL] [--bench-token TOKEN]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var reference = false
@@ -16,6 +16,7 @@ enum ServeCommand {
         var failures: [String: UInt32] = [:]
         var tls: String?
         var auth = ReferenceAuth.Options()
+        var benchToken: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -54,6 +55,10 @@ enum ServeCommand {
                     throw UsageError("--token-lifetime takes seconds from 1 to 86400")
                 }
                 auth.tokenLifetime = value
+            case "--bench-token":
+                // For scripts/bench: a ready credential, so uploads can be timed without a sign-in window.
+                guard let value = rest.popFirst(), value.hasPrefix("tca_") else { throw UsageError("--bench-token takes a token starting with tca_") }
+                benchToken = value
             case "--oauth-issuer":
                 guard let value = rest.popFirst(), Origin(url: value) != nil else { throw UsageError("--oauth-issuer takes an origin URL") }
                 auth.issuer = value
@@ -68,6 +73,7 @@ enum ServeCommand {
             let server = FixtureServer(root: root, installationId: installation, organizationName: organization)
             server.failures = failures
             server.auth.options = auth
+            if let benchToken { server.auth.addBenchGrant(benchToken, now: wallClockSeconds()) }
             do throws(UsageError) {
                 if let tls { try server.useTLS(tls) }
                 try server.start(port: port)

@@ -125,6 +125,12 @@ final class ReferenceAuth {
         }
     }
 
+    /// A grant whose access token is `token`, valid for an hour: for benchmarks that upload
+    /// without going through a sign-in window.
+    func addBenchGrant(_ token: String, now: Double) {
+        grants.append(Grant(access: token, refresh: Self.token("tcr_"), expiresAt: now + 3600))
+    }
+
     /// `POST /api/v1/oauth/revoke {token}`: best effort from the app's sign-out.
     func revoke(body: [UInt8]) {
         guard let token = (try? JSONParser.parse(bytes: body, maxDepth: 4))?.objectValue?["token"]?.stringValue else { return }
