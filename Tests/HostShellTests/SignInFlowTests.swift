@@ -179,6 +179,65 @@ struct SignInFlowTests {
         #expect((northLog["exchanges"] as? [Any])?.count == 1, "north did not have to sign in again")
     }
 
+    @Test("while the grant is valid, an expired Studio session is renewed with the credential, without a window")
+    func studioSessionRenewal() throws {
+        let setup = try Setup(serverOptions: ["--auto-approve"])
+        defer { setup.finish() }
+        _ = try setup.app.state("screen=page", "auth.credential=true", "url=\"\(setup.server.url)/\"")
+        try setup.setDecision("deny")  // a window now would fail: the renewal must not need one
+        #expect(try HTTP.request("POST", setup.server.url + "/__test/end-sessions").status == 204)
+        #expect(try setup.app.ctl("reload").status == 0)
+        _ = try setup.app.state("screen=page", "auth.credential=true", "auth.problem=null", "url=\"\(setup.server.url)/\"")
+        let exchanges = try #require(try setup.log()["exchanges"] as? [[String: Any]])
+        #expect(exchanges.last?["grant_type"] as? String == "refresh_token")
+        #expect(exchanges.last?["studio_session"] as? Bool == true)
+    }
+
+    @Test("sign-out from the app asks Studio first; Studio's own sign-out signs the app out; a failed sign-in is a notice",
+          arguments: Self.stores)
+    func signOutWithStudio(_ store: String) throws {
+        let setup = try Setup(serverOptions: ["--auto-approve"], store: store)
+        defer { setup.finish() }
+        _ = try setup.app.state("screen=page", "auth.credential=true", "negotiated=true")
+        try setup.setDecision("deny")
+        #expect(try setup.app.ctl("sign-out").status == 0)
+        _ = try setup.app.state("auth.credential=false", "url=\"\(setup.server.url)/login\"")
+        // Studio heard auth/sign-out-request before its cookies went (it recorded why it signed out).
+        let why = try setup.app.ctl("eval", #"localStorage.getItem("signedOutBy")"#)
+        #expect(why.result as? String == "app")
+        // The denied sign-in that followed is a notice in the window.
+        let noticed = try setup.app.stateWhen("auth.problem")
+        #expect((noticed["notices"] as? [String])?.last?.contains("access was denied") == true)
+
+        // Studio's own Sign out (Settings) signs the app out with it.
+        try setup.setDecision("approve")
+        #expect(try setup.app.ctl("sign-in").status == 0)
+        _ = try setup.app.state("screen=page", "auth.credential=true", "url=\"\(setup.server.url)/\"")
+        try setup.setDecision("ask")
+        #expect(try setup.app.ctl("tap", "settings").status == 0)
+        _ = try setup.app.state("navigation.selected=settings")
+        #expect(try setup.app.ctl("eval", #"document.getElementById("sign-out").click(); true"#).status == 0)
+        _ = try setup.app.state("auth.credential=false", "url=\"\(setup.server.url)/login\"")
+        #expect(try setup.app.ctl("eval", #"localStorage.getItem("signedOutBy")"#).result as? String == "studio")
+    }
+
+    @Test("removing a server deletes its credential from the store", arguments: Self.stores)
+    func removeDeletesCredential(_ store: String) throws {
+        let setup = try Setup(serverOptions: ["--auto-approve"], store: store)
+        defer { setup.finish() }
+        _ = try setup.app.state("auth.credential=true")
+        setup.app.stop()
+        if store == "file" {
+            #expect(FileManager.default.fileExists(atPath: setup.credentialFile.path))
+        } else {
+            #expect(try Shell.run("/usr/bin/secret-tool", ["lookup", "server", setup.serverId]).contains("tca_"))
+        }
+        let removed = try HostShellBinary.run(["server", "remove", setup.serverId], environment: setup.home.environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: setup.credentialFile.path))
+        #expect(try Shell.run("/usr/bin/secret-tool", ["lookup", "server", setup.serverId]).isEmpty)
+    }
+
     static func refreshToken(_ file: URL) throws -> String {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
         return try #require(object?["refresh_token"] as? String)

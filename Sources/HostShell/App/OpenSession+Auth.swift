@@ -19,6 +19,7 @@ extension OpenSession {
             printError("hostshell: \(self?.record.name ?? "server"): \(reason); signing out")
             self?.signOut()
         }
+        auth.onProblem = { [weak self] text in self?.onNotice?(text) }
         page.setCredentialAvailable(auth.credential != nil)
         page.onDocumentCommitted = { [weak self] uri in self?.documentCommitted(uri) }
         page.onStudioSignedOut = { [weak self] in
@@ -27,8 +28,8 @@ extension OpenSession {
                 self.pendingSignOut = nil
                 pending()
             } else {
-                // Studio signed out on its own: the app follows.
-                self.signOut()
+                // Studio signed out on its own: the app follows, without asking Studio again.
+                self.signOut(askStudio: false)
             }
         }
     }
@@ -53,14 +54,14 @@ extension OpenSession {
     /// Opens the authentication window (the app menu's and the control interface's Sign In).
     func signIn() { auth.signIn(parent: window) }
 
-    func signOut() {
+    func signOut(askStudio: Bool = true) {
         auth.forget()
         let finish: @MainActor () -> Void = { [weak self] in
             guard let self else { return }
             self.pendingSignOut = nil
             self.auth.deleteCookies { [weak self] in self?.loadStudio() }
         }
-        if page.session.frontendReady && page.session.studioCapabilities.contains(.authLifecycle) {
+        if askStudio && page.session.frontendReady && page.session.studioCapabilities.contains(.authLifecycle) {
             var done = false
             let once: @MainActor () -> Void = { if !done { done = true; finish() } }
             pendingSignOut = once

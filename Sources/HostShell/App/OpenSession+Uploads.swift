@@ -67,6 +67,12 @@ extension OpenSession {
             self.uploader = nil
             self.view.uploads.hide()
             let outcome = UploadProtocol.outcome(uploaded: result.uploaded, failed: result.failed.count + refused, cancelled: result.cancelled)
+            if let first = result.failed.first {
+                let others = result.failed.count > 1 ? " (and \(result.failed.count - 1) more)" : ""
+                self.onNotice?("\(first.name) was not uploaded: \(first.problem)\(others).")
+            } else if result.cancelled {
+                self.onNotice?("Upload cancelled.")
+            }
             self.page.finishMediaIntake(request.requestId, outcome: outcome, uploadedCount: result.uploaded)
             self.onScreenChanged?()
         }

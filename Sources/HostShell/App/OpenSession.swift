@@ -25,6 +25,8 @@ final class OpenSession {
     private var finishedAt: Double?
     /// Called whenever what the window shows changes (for `--check` and state dumps).
     var onScreenChanged: (() -> Void)?
+    /// Called with a notice for the person: a failed sign-in, files that were not uploaded.
+    var onNotice: ((String) -> Void)?
 
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
          networkSession: NetworkSessionPointer) {
@@ -51,6 +53,7 @@ final class OpenSession {
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(page.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
         onScreenChanged = nil
+        onNotice = nil
         auth.close()
         fileChooser?.close()
         uploader?.cancel()

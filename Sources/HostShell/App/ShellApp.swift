@@ -16,9 +16,9 @@ final class ShellApp {
     /// keeps even its session cookies (those a server sets without an expiry), as the phone app does.
     private var networkSessions: [String: NetworkSessionPointer] = [:]
     /// Called whenever what the window shows changes, including after a switch.
-    var onScreenChanged: (() -> Void)? {
-        didSet { session.onScreenChanged = onScreenChanged }
-    }
+    var onScreenChanged: (() -> Void)?
+    /// The latest notices shown to the person (newest last), for state dumps.
+    private(set) var notices: [String] = []
 
     init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
          credentials: CredentialStore) {
@@ -31,7 +31,25 @@ final class ShellApp {
         networkSessions[record.id] = session.networkSession
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
+        window.onSignIn = { [weak self] in self?.session.signIn() }
+        window.onSignOut = { [weak self] in self?.session.signOut() }
         refreshSwitcher()
+        attach(session)
+    }
+
+    /// Routes a session's changes and notices to the window and observers.
+    private func attach(_ session: OpenSession) {
+        session.onScreenChanged = { [weak self] in
+            guard let self else { return }
+            self.window.setAccount(self.session.auth.summary, signedIn: self.session.auth.signedIn)
+            self.onScreenChanged?()
+        }
+        session.onNotice = { [weak self] text in
+            guard let self else { return }
+            self.notices = Array((self.notices + [text]).suffix(10))
+            self.window.toast(text)
+        }
+        window.setAccount(session.auth.summary, signedIn: session.auth.signedIn)
     }
 
     func start() {
@@ -49,7 +67,7 @@ final class ShellApp {
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record))
-        session.onScreenChanged = onScreenChanged
+        attach(session)
         window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         previous.close()
         refreshSwitcher()

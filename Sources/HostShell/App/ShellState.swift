@@ -18,6 +18,7 @@ enum ShellState {
         state["url"] = session.page.uri.map(JSONValue.string) ?? .null
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
+        state["notices"] = .array(app.notices.map(JSONValue.string))
         return .object(state)
     }
 }

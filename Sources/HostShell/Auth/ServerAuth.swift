@@ -23,6 +23,8 @@ final class ServerAuth {
     var onChanged: (() -> Void)?
     /// Called when the server ended the grant (a refresh was refused): the app signs out.
     var onGrantEnded: ((String) -> Void)?
+    /// Called with a sign-in problem worded for the person (shown as a notice).
+    var onProblem: ((String) -> Void)?
 
     init(record: ServerRecord, store: CredentialStore, networkSession: NetworkSessionPointer) {
         self.record = record
@@ -40,6 +42,7 @@ final class ServerAuth {
         onSignedIn = nil
         onChanged = nil
         onGrantEnded = nil
+        onProblem = nil
         authWindow?.finish(nil)
     }
 
@@ -77,6 +80,7 @@ final class ServerAuth {
     private func failed(_ problem: SignInProblem) {
         lastProblem = problem.description
         printError("hostshell: \(record.name): \(problem.description)")
+        onProblem?(problem.description)
         onChanged?()
     }
 
@@ -201,6 +205,16 @@ final class ServerAuth {
             MainActor.assumeIsolated { box.body() }
         }, box)
     }
+
+    /// What the account menu says.
+    var summary: String {
+        let kept = store.kind == .secretService ? "your keyring" : "an owner-only file"
+        if credential != nil { return "Signed in to \(record.name). The app's credential is kept in \(kept)." }
+        if studioSessionOnly { return "Signed in to \(record.name)'s Studio. This server is older and gives the app no credential, so uploads use Studio's own uploader." }
+        return "Not signed in to \(record.name)."
+    }
+
+    var signedIn: Bool { credential != nil || studioSessionOnly }
 
     /// For state dumps: whether a credential is held and where; never the credential itself.
     var stateJSON: JSONValue {

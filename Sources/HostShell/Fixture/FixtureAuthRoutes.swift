@@ -53,6 +53,11 @@ extension FixtureServer {
             auth.options.autoDecision = decision == "ask" ? nil : decision
             reply(message, status: 204, type: "text/plain", body: [])
             return true
+        case ("POST", "/__test/end-sessions"):
+            // For tests: every Studio session ends (as when it expires); grants stay valid.
+            auth.endSessions()
+            reply(message, status: 204, type: "text/plain", body: [])
+            return true
         case ("GET", "/__test/auth-log"):
             let body: JSONValue = ["exchanges": .array(auth.log), "grants": auth.grantsJSON,
                                    "studioRequestsWithAuthorization": .number(Double(studioRequestsWithAuthorization))]

@@ -85,7 +85,8 @@ final class ReferenceAuth {
             return .error(status: 400, message: "invalid_request")
         }
         let grantType = request["grant_type"]?.stringValue ?? ""
-        log.append(["grant_type": .string(grantType), "cookie": .bool(hadCookie), "authorization": .bool(hadAuthorization)])
+        log.append(["grant_type": .string(grantType), "cookie": .bool(hadCookie), "authorization": .bool(hadAuthorization),
+                    "studio_session": .bool(request["studio_session"]?.boolValue == true)])
         switch grantType {
         case "authorization_code":
             guard let code = request["code"]?.stringValue, let pending = codes.removeValue(forKey: code),
@@ -130,6 +131,8 @@ final class ReferenceAuth {
     func addBenchGrant(_ token: String, now: Double) {
         grants.append(Grant(access: token, refresh: Self.token("tcr_"), expiresAt: now + 3600))
     }
+
+    func endSessions() { sessions = [] }
 
     /// `POST /api/v1/oauth/revoke {token}`: best effort from the app's sign-out.
     func revoke(body: [UInt8]) {

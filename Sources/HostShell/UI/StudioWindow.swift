@@ -14,6 +14,15 @@ final class StudioWindow {
 
     let window: WidgetPointer
     private(set) var view: StudioView
+    /// Short notices over the page (a sign-in that failed, files that were not uploaded).
+    private let toasts: OpaquePointer
+    private let accountButton: WidgetPointer
+    private let accountLabel: WidgetPointer
+    private let signInButton: WidgetPointer
+    private let signOutButton: WidgetPointer
+    /// The account menu's actions.
+    var onSignIn: (() -> Void)?
+    var onSignOut: (() -> Void)?
     private let titleWidget: OpaquePointer
     private let switcher: WidgetPointer
     private let serverList: WidgetPointer
@@ -45,8 +54,52 @@ final class StudioWindow {
         gtk_menu_button_set_popover(cast(switcher), popover)
         gtk_widget_set_visible(switcher, 0)
         gtk_header_bar_pack_start(cast(header), switcher)
+        // The account menu: who is signed in, Sign In… and Sign Out.
+        accountButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(cast(accountButton), "avatar-default-symbolic")
+        gtk_widget_set_tooltip_text(accountButton, "Account")
+        let account = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        accountLabel = gtk_label_new("")!
+        gtk_label_set_wrap(cast(accountLabel), 1)
+        gtk_label_set_max_width_chars(cast(accountLabel), 36)
+        signInButton = gtk_button_new_with_mnemonic("_Sign In…")!
+        signOutButton = gtk_button_new_with_mnemonic("Sign _Out")!
+        gtk_widget_add_css_class(signOutButton, "destructive-action")
+        for child in [accountLabel, signInButton, signOutButton] { gtk_box_append(cast(account), child) }
+        let accountPopover = gtk_popover_new()!
+        gtk_popover_set_child(cast(accountPopover), account)
+        gtk_menu_button_set_popover(cast(accountButton), accountPopover)
+        gtk_header_bar_pack_end(cast(header), accountButton)
         gtk_window_set_titlebar(cast(window), header)
-        gtk_window_set_child(cast(window), view.widget)
+        toasts = OpaquePointer(adw_toast_overlay_new())
+        adw_toast_overlay_set_child(toasts, view.widget)
+        gtk_window_set_child(cast(window), cgtk_widget(UnsafeMutableRawPointer(toasts)))
+        onSignal(raw(signInButton), "clicked") { [weak self] in
+            guard let self else { return }
+            gtk_menu_button_popdown(cast(self.accountButton))
+            self.onSignIn?()
+        }
+        onSignal(raw(signOutButton), "clicked") { [weak self] in
+            guard let self else { return }
+            gtk_menu_button_popdown(cast(self.accountButton))
+            self.onSignOut?()
+        }
+        setAccount("", signedIn: false)
+    }
+
+    /// What the account menu says and offers.
+    func setAccount(_ text: String, signedIn: Bool) {
+        gtk_label_set_text(cast(accountLabel), text)
+        gtk_widget_set_visible(signInButton, signedIn ? 0 : 1)
+        gtk_widget_set_visible(signOutButton, signedIn ? 1 : 0)
+        gtk_widget_set_visible(accountButton, text.isEmpty ? 0 : 1)
+    }
+
+    /// A short notice over the page.
+    func toast(_ text: String) {
+        let toast = adw_toast_new(text)
+        adw_toast_set_timeout(toast, 6)
+        adw_toast_overlay_add_toast(toasts, toast)
     }
 
     func present() { gtk_window_present(cast(window)) }
@@ -54,7 +107,7 @@ final class StudioWindow {
     /// Shows another Studio view in this window (the previous one is removed from it).
     func show(_ view: StudioView, title: String, subtitle: String) {
         self.view = view
-        gtk_window_set_child(cast(window), view.widget)
+        adw_toast_overlay_set_child(toasts, view.widget)
         gtk_window_set_title(cast(window), title)
         adw_window_title_set_title(titleWidget, title)
         adw_window_title_set_subtitle(titleWidget, subtitle)
