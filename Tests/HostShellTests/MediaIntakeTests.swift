@@ -11,7 +11,7 @@ struct MediaIntakeTests {
         let setup: SignInFlowTests.Setup
         let files: URL
 
-        init(store: String = "file", serverOptions: [String] = []) throws {
+        init(store: String = SignInFlowTests.defaultStore, serverOptions: [String] = []) throws {
             setup = try SignInFlowTests.Setup(serverOptions: ["--auto-approve"] + serverOptions, store: store)
             files = setup.home.root.appendingPathComponent("files")
             try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)

@@ -14,13 +14,17 @@ struct SignInFlowTests {
         ProcessInfo.processInfo.environment["GNOME_KEYRING_CONTROL"] != nil ? ["file", "secret-service"] : ["file"]
     }
 
+    /// The store every other test uses: the file store, or what HOSTSHELL_TEST_STORE names
+    /// (scripts/test runs these suites a second time with the Secret Service).
+    static var defaultStore: String { ProcessInfo.processInfo.environment["HOSTSHELL_TEST_STORE"] ?? "file" }
+
     struct Setup {
         let home = TemporaryHome()
         let server: ReferenceServer
         let app: RunningApp
         var serverId: String { "reference-studio" }
 
-        init(serverOptions: [String], store: String = "file", appOptions: [String] = []) throws {
+        init(serverOptions: [String], store: String = SignInFlowTests.defaultStore, appOptions: [String] = []) throws {
             server = try ReferenceServer(extra: ["--require-sign-in"] + serverOptions)
             #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
             app = try RunningApp(home: home, arguments: ["--credential-store", store, "--allow-eval"] + appOptions)
@@ -117,12 +121,13 @@ struct SignInFlowTests {
         #expect(!FileManager.default.fileExists(atPath: setup.credentialFile.path))
     }
 
-    @Test("refreshes go out one at a time; a reused refresh token revokes the grant and the app signs out cleanly")
-    func refreshAndReuse() throws {
-        let setup = try Setup(serverOptions: ["--auto-approve", "--token-lifetime", "3600"])
+    @Test("refreshes go out one at a time; a reused refresh token revokes the grant and the app signs out cleanly",
+          arguments: Self.stores)
+    func refreshAndReuse(_ store: String) throws {
+        let setup = try Setup(serverOptions: ["--auto-approve", "--token-lifetime", "3600"], store: store)
         defer { setup.finish() }
         _ = try setup.app.state("screen=page", "auth.credential=true")
-        let original = try Self.refreshToken(setup.credentialFile)
+        let original = try Self.refreshToken(setup, store)
 
         // Three refreshes asked at once: one request, shared by all three.
         let refreshed = try setup.app.ctl("refresh-credential", "3")
@@ -130,7 +135,7 @@ struct SignInFlowTests {
         #expect(((refreshed.result as? [String: Any])?["refreshed"] as? [Bool]) == [true, true, true])
         let exchanges = try #require(try setup.log()["exchanges"] as? [[String: Any]])
         #expect(exchanges.filter { $0["grant_type"] as? String == "refresh_token" }.count == 1, "only one refresh went out")
-        let rotated = try Self.refreshToken(setup.credentialFile)
+        let rotated = try Self.refreshToken(setup, store)
         #expect(rotated != original, "the refresh token rotated")
 
         // Someone replays the rotated-out token: the server revokes the whole grant.
@@ -143,6 +148,7 @@ struct SignInFlowTests {
         #expect(((refused.result as? [String: Any])?["refreshed"] as? [Bool]) == [false])
         _ = try setup.app.state("auth.credential=false", "url=\"\(setup.server.url)/login\"", "auth.signingIn=true")
         #expect(!FileManager.default.fileExists(atPath: setup.credentialFile.path))
+        if store == "secret-service" { #expect(try Shell.run("/usr/bin/secret-tool", ["lookup", "server", setup.serverId]).isEmpty) }
         let grants = try #require(try setup.log()["grants"] as? [[String: Any]])
         #expect(grants.first?["revoked"] as? Bool == true)
     }
@@ -158,7 +164,7 @@ struct SignInFlowTests {
         for server in [north, south] {
             #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
         }
-        let app = try RunningApp(home: home, arguments: ["north", "--credential-store", "file"])
+        let app = try RunningApp(home: home, arguments: ["north", "--credential-store", Self.defaultStore])
         defer { app.stop() }
         _ = try app.state("screen=page", "auth.credential=true", "url=\"\(north.url)/\"")
         #expect(try app.ctl("switch-server", "south").status == 0)
@@ -238,8 +244,11 @@ struct SignInFlowTests {
         #expect(try Shell.run("/usr/bin/secret-tool", ["lookup", "server", setup.serverId]).isEmpty)
     }
 
-    static func refreshToken(_ file: URL) throws -> String {
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+    /// The stored refresh token, read the way its owner could: from the file or the keyring.
+    static func refreshToken(_ setup: Setup, _ store: String) throws -> String {
+        let data = store == "file" ? try Data(contentsOf: setup.credentialFile)
+            : Data(try Shell.run("/usr/bin/secret-tool", ["lookup", "server", setup.serverId]).utf8)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return try #require(object?["refresh_token"] as? String)
     }
 }
