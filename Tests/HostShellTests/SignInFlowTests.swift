@@ -25,6 +25,7 @@ struct SignInFlowTests {
         var serverId: String { "reference-studio" }
 
         init(serverOptions: [String], store: String = SignInFlowTests.defaultStore, appOptions: [String] = []) throws {
+            SignInFlowTests.forgetKeyring(["reference-studio"])
             server = try ReferenceServer(extra: ["--require-sign-in"] + serverOptions)
             #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
             app = try RunningApp(home: home, arguments: ["--credential-store", store, "--allow-eval"] + appOptions)
@@ -40,6 +41,7 @@ struct SignInFlowTests {
 
         func finish() {
             app.stop()
+            SignInFlowTests.forgetKeyring([serverId])
             server.stop()
             home.remove()
         }
@@ -156,7 +158,8 @@ struct SignInFlowTests {
     @Test("sign-out deletes this server's credential and cookies only; the other server stays signed in")
     func signOutIsPerServer() throws {
         let home = TemporaryHome()
-        defer { home.remove() }
+        Self.forgetKeyring(["north", "south"])
+        defer { home.remove(); Self.forgetKeyring(["north", "south"]) }
         let north = try ReferenceServer(extra: ["--require-sign-in", "--auto-approve", "--organization", "North"])
         let south = try ReferenceServer(installation: "11111111-2222-4333-8444-555555555555",
                                         extra: ["--require-sign-in", "--auto-approve", "--organization", "South"])
@@ -242,6 +245,13 @@ struct SignInFlowTests {
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: setup.credentialFile.path))
         #expect(try Shell.run("/usr/bin/secret-tool", ["lookup", "server", setup.serverId]).isEmpty)
+    }
+
+    /// The keyring is the test session's, shared by every test: a credential one test saved for
+    /// a server id must not meet the next test's server of the same id.
+    static func forgetKeyring(_ ids: [String]) {
+        guard ProcessInfo.processInfo.environment["GNOME_KEYRING_CONTROL"] != nil else { return }
+        for id in ids { _ = try? Shell.run("/usr/bin/secret-tool", ["clear", "server", id]) }
     }
 
     /// The stored refresh token, read the way its owner could: from the file or the keyring.
