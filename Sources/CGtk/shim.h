@@ -29,6 +29,7 @@ typedef gboolean (*CGtkIncomingCallback)(GSocketService *service, GSocketConnect
 typedef gboolean (*CGtkCloseRequestCallback)(GtkWindow *window, gpointer user_data);
 typedef void (*CGtkRowActivatedCallback)(GtkListBox *list, GtkListBoxRow *row, gpointer user_data);
 typedef void (*CGtkResponseCallback)(GtkNativeDialog *dialog, int response, gpointer user_data);
+typedef void (*CGtkAlertResponseCallback)(AdwMessageDialog *dialog, const char *response, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 
@@ -75,6 +76,10 @@ static inline gulong cgtk_connect_row_activated(GtkWidget *list, CGtkRowActivate
 }
 static inline gulong cgtk_connect_response(GtkFileChooserNative *dialog, CGtkResponseCallback cb,
                                            gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(dialog, "response", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_alert_response(GtkWidget *dialog, CGtkAlertResponseCallback cb,
+                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(dialog, "response", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,

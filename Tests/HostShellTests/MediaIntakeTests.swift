@@ -15,7 +15,8 @@ struct MediaIntakeTests {
             setup = try SignInFlowTests.Setup(serverOptions: ["--auto-approve"] + serverOptions, store: store)
             files = setup.home.root.appendingPathComponent("files")
             try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-            _ = try setup.app.state("screen=page", "auth.credential=true")
+            // Signed in and back on Studio's start page (not the sign-in page in between).
+            _ = try setup.app.state("screen=page", "auth.credential=true", "negotiated=true", "url=\"\(setup.server.url)/\"")
             #expect(try setup.app.ctl("tap", "media").status == 0)
             _ = try setup.app.state("navigation.selected=media")
         }

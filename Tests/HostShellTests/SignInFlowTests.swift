@@ -207,7 +207,7 @@ struct SignInFlowTests {
     func signOutWithStudio(_ store: String) throws {
         let setup = try Setup(serverOptions: ["--auto-approve"], store: store)
         defer { setup.finish() }
-        _ = try setup.app.state("screen=page", "auth.credential=true", "negotiated=true")
+        _ = try setup.app.state("screen=page", "auth.credential=true", "negotiated=true", "url=\"\(setup.server.url)/\"")
         try setup.setDecision("deny")
         #expect(try setup.app.ctl("sign-out").status == 0)
         _ = try setup.app.state("auth.credential=false", "url=\"\(setup.server.url)/login\"")

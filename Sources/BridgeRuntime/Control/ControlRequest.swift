@@ -19,6 +19,8 @@ public enum ControlCommand: Sendable, Equatable {
     case snapshot(path: String, target: SnapshotTarget)
     /// Open the authentication window; cancel it (as closing it would); sign out.
     case signIn, cancelSignIn, signOut
+    /// Press a button of the alert showing.
+    case alert(actionId: String)
     /// Answer the next (or the open) file request with these files; cancel the uploads running.
     case pickFiles(paths: [String])
     case cancelUploads
@@ -33,7 +35,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -89,6 +91,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "sign-in-cancel": return .cancelSignIn
         case "sign-out": return .signOut
         case "upload-cancel": return .cancelUploads
+        case "alert": return .alert(actionId: try string("action"))
         case "pick-files":
             guard let paths = object["paths"]?.arrayValue, paths.count <= 1000 else {
                 throw ControlError("pick-files needs \"paths\": an array of absolute file paths (an empty array cancels)")
@@ -154,6 +157,7 @@ extension ControlRequest {
         switch name {
         case "pick-files":
             object["paths"] = .array(rest.map(JSONValue.string))
+        case "alert": try one("action", "the id of the button to press")
         case "upload-cancel":
             guard rest.isEmpty else { throw ControlError("upload-cancel takes no arguments") }
         case "refresh-credential":

@@ -16,6 +16,8 @@ public enum PageEvent: Sendable, Equatable {
     case requestSignOut
     /// Whether the app now holds a credential for this server (native uploads need one).
     case credentialAvailable(Bool)
+    /// The person pressed a button of the alert `alertId` (the host reports only ids it gave).
+    case alertAnswered(alertId: String, actionId: String)
     /// The native media intake `requestId` finished (uploads done, failed or cancelled).
     case mediaIntakeFinished(requestId: String, outcome: MediaIntakeOutcome, uploadedCount: Int)
 }
@@ -32,6 +34,10 @@ public enum PageEffect: Sendable, Equatable {
     case studioSignedOut
     /// Choose media natively and upload it with the app's credential.
     case startMediaIntake(MediaIntakeRequest)
+    /// Show this alert (one at a time; it belongs to this page).
+    case showAlert(AlertRequest)
+    /// Take the alert `alertId` away without a report (cancelled, or its document is gone).
+    case withdrawAlert(alertId: String)
 }
 
 /// The bridge state of one page and its pure reducer: negotiation, capabilities, the catalog
@@ -59,6 +65,9 @@ public struct PageSession: Sendable, Equatable {
     public private(set) var hasCredential = false
     private var signedOutReported = false
     private var startIntake: MediaIntakeRequest?
+    /// The alert showing for this page, if any: only one at a time, only a button press ends it.
+    public private(set) var alert: AlertRequest?
+    private var alertEffects: [PageEffect] = []
     /// The media intake in progress (one at a time), by request id.
     public private(set) var mediaIntakeRequestId: String?
 
@@ -85,7 +94,9 @@ public struct PageSession: Sendable, Equatable {
         let before = nativeChrome
         signedOutReported = false
         startIntake = nil
+        alertEffects = []
         var effects = handle(event)
+        effects += alertEffects
         if signedOutReported { effects.append(.studioSignedOut) }
         if let startIntake { effects.append(.startMediaIntake(startIntake)) }
         let after = nativeChrome
@@ -96,6 +107,11 @@ public struct PageSession: Sendable, Equatable {
     private mutating func handle(_ event: PageEvent) -> [PageEffect] {
         switch event {
         case .documentCommitted:
+            // The alert belonged to the document that is gone.
+            if let alert {
+                self.alert = nil
+                alertEffects.append(.withdrawAlert(alertId: alert.alertId))
+            }
             documents += 1
             negotiated = false
             frontendReady = false
@@ -139,6 +155,12 @@ public struct PageSession: Sendable, Equatable {
         case .credentialAvailable(let available):
             hasCredential = available
             return []
+
+        case .alertAnswered(let alertId, let actionId):
+            // A late or foreign answer (the alert was withdrawn, or never had that button) is dropped.
+            guard let alert, alert.alertId == alertId, alert.actions.contains(where: { $0.id == actionId }) else { return [] }
+            self.alert = nil
+            return [.send(.alertAction(alertId: alertId, actionId: actionId))]
 
         case .mediaIntakeFinished(let requestId, let outcome, let count):
             guard mediaIntakeRequestId == requestId else { return [] }
@@ -192,7 +214,20 @@ public struct PageSession: Sendable, Equatable {
             signedOutReported = true
             return .ok(id)
 
-        case .alertCancel, .actionMenuDisarm, .actionMenuUnregisterTrigger:
+        case .alertPresent(let request):
+            guard offered.contains(.nativeAlerts), alert == nil else { return .failure(id: id, code: .unavailable) }
+            alert = request
+            alertEffects.append(.showAlert(request))
+            return .ok(id)
+
+        case .alertCancel(let alertId):
+            if let alert, alert.alertId == alertId {
+                self.alert = nil
+                alertEffects.append(.withdrawAlert(alertId: alertId))
+            }
+            return .ok(id)  // withdrawing what is not showing is ignored (§3)
+
+        case .actionMenuDisarm, .actionMenuUnregisterTrigger:
             // Withdrawing something that is not showing is ignored (§3).
             return .ok(id)
 
@@ -210,7 +245,7 @@ public struct PageSession: Sendable, Equatable {
             startIntake = request
             return .ok(id)
 
-        case .haptic, .share, .alertPresent, .presentationOpen, .presentationReady, .presentationUpdate,
+        case .haptic, .share, .presentationOpen, .presentationReady, .presentationUpdate,
              .presentationClose, .presentationNavigate, .scanQR, .actionMenuArm,
              .actionMenuRegisterTrigger, .actionMenuPresent:
             // Capabilities this host does not offer yet; Studio falls back to its web versions.

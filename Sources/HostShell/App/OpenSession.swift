@@ -18,6 +18,8 @@ final class OpenSession {
     /// The media intake in progress (see OpenSession+Uploads).
     var uploader: Uploader?
     var fileChooser: FileChooser?
+    /// The page's native alert while it shows.
+    var alertDialog: AlertDialog?
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
     var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
@@ -33,7 +35,7 @@ final class OpenSession {
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake])
+                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -43,6 +45,25 @@ final class OpenSession {
         connectSignals()
         connectAuth()
         connectUploads()
+        connectAlerts()
+    }
+
+    private func connectAlerts() {
+        page.onShowAlert = { [weak self] request in
+            guard let self else { return }
+            let parent = gtk_widget_get_root(self.view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+            self.alertDialog = AlertDialog(request, parent: parent) { [weak self] actionId in
+                self?.alertDialog = nil
+                self?.page.answerAlert(request.alertId, actionId: actionId)
+            }
+            self.onScreenChanged?()
+        }
+        page.onWithdrawAlert = { [weak self] alertId in
+            guard let self, self.alertDialog?.request.alertId == alertId else { return }
+            self.alertDialog?.withdraw()
+            self.alertDialog = nil
+            self.onScreenChanged?()
+        }
     }
 
     func start() { verifyAndLoad() }
@@ -56,6 +77,7 @@ final class OpenSession {
         onNotice = nil
         auth.close()
         fileChooser?.close()
+        alertDialog?.withdraw()
         uploader?.cancel()
         page.close()
     }

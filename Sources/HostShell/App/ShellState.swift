@@ -19,6 +19,11 @@ enum ShellState {
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))
+        state["alert"] = session.alertDialog.map { dialog in
+            let alert = dialog.request
+            return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,
+                    "actions": .array(alert.actions.map { ["id": .string($0.id), "label": .string($0.label), "role": .string($0.effectiveRole.rawValue)] })]
+        } ?? .null
         return .object(state)
     }
 }

@@ -50,6 +50,12 @@ final class ControlHandler {
         case .signOut:
             app.session.signOut()
             ok()
+        case .alert(let actionId):
+            guard let dialog = app.session.alertDialog else { return fail("no alert is showing") }
+            guard dialog.press(actionId) else {
+                return fail("the alert has no button \"\(actionId)\"; its buttons: \(dialog.request.actions.map(\.id).joined(separator: ", "))")
+            }
+            ok()
         case .pickFiles(let paths):
             app.session.pickFiles(paths)
             ok()

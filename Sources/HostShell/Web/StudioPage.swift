@@ -19,6 +19,9 @@ final class StudioPage {
     var onStudioSignedOut: (() -> Void)?
     /// Called when Studio asked for a native media intake (the reply already said yes).
     var onMediaIntake: ((MediaIntakeRequest) -> Void)?
+    /// Called to show, or take away without an answer, this page's alert.
+    var onShowAlert: ((AlertRequest) -> Void)?
+    var onWithdrawAlert: ((String) -> Void)?
     /// Called when a new main-frame document commits, with its URI.
     var onDocumentCommitted: ((String) -> Void)?
     /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
@@ -66,6 +69,8 @@ final class StudioPage {
         onStudioSignedOut = nil
         onDocumentCommitted = nil
         onMediaIntake = nil
+        onShowAlert = nil
+        onWithdrawAlert = nil
         webkit_web_view_terminate_web_process(view)
     }
 
@@ -148,6 +153,9 @@ final class StudioPage {
     /// with the app's credential are possible.
     func requestSignOut() { handle(.requestSignOut) }
     func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
+    /// The person pressed a button of the page's alert.
+    func answerAlert(_ alertId: String, actionId: String) { handle(.alertAnswered(alertId: alertId, actionId: actionId)) }
+
     /// Reports the end of a native media intake to Studio.
     func finishMediaIntake(_ requestId: String, outcome: MediaIntakeOutcome, uploadedCount: Int) {
         handle(.mediaIntakeFinished(requestId: requestId, outcome: outcome, uploadedCount: uploadedCount))
@@ -167,6 +175,8 @@ final class StudioPage {
             case .chromeChanged(let chrome): onChromeChanged?(chrome)
             case .studioSignedOut: onStudioSignedOut?()
             case .startMediaIntake(let request): onMediaIntake?(request)
+            case .showAlert(let request): onShowAlert?(request)
+            case .withdrawAlert(let alertId): onWithdrawAlert?(alertId)
             }
         }
         onStateChanged?()
