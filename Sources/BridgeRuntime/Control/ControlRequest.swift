@@ -19,8 +19,9 @@ public enum ControlCommand: Sendable, Equatable {
     case snapshot(path: String, target: SnapshotTarget)
     /// Open the authentication window; cancel it (as closing it would); sign out.
     case signIn, cancelSignIn, signOut
-    /// Press a button of the alert showing.
+    /// Press a button of the alert showing; choose in the share panel.
     case alert(actionId: String)
+    case share(choice: String)
     /// Answer the next (or the open) file request with these files; cancel the uploads running.
     case pickFiles(paths: [String])
     case cancelUploads
@@ -35,7 +36,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -92,6 +93,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "sign-out": return .signOut
         case "upload-cancel": return .cancelUploads
         case "alert": return .alert(actionId: try string("action"))
+        case "share": return .share(choice: try string("choice"))
         case "pick-files":
             guard let paths = object["paths"]?.arrayValue, paths.count <= 1000 else {
                 throw ControlError("pick-files needs \"paths\": an array of absolute file paths (an empty array cancels)")
@@ -158,6 +160,7 @@ extension ControlRequest {
         case "pick-files":
             object["paths"] = .array(rest.map(JSONValue.string))
         case "alert": try one("action", "the id of the button to press")
+        case "share": try one("choice", "copy-link, open, copy-text, email or cancel")
         case "upload-cancel":
             guard rest.isEmpty else { throw ControlError("upload-cancel takes no arguments") }
         case "refresh-credential":

@@ -16,6 +16,8 @@ public enum PageEvent: Sendable, Equatable {
     case requestSignOut
     /// Whether the app now holds a credential for this server (native uploads need one).
     case credentialAvailable(Bool)
+    /// The share panel closed (whatever was chosen): another share may open.
+    case shareClosed
     /// The person pressed a button of the alert `alertId` (the host reports only ids it gave).
     case alertAnswered(alertId: String, actionId: String)
     /// The native media intake `requestId` finished (uploads done, failed or cancelled).
@@ -34,6 +36,10 @@ public enum PageEffect: Sendable, Equatable {
     case studioSignedOut
     /// Choose media natively and upload it with the app's credential.
     case startMediaIntake(MediaIntakeRequest)
+    /// Make this feedback visible (there is no vibration motor).
+    case haptic(HapticFeedback)
+    /// Show the share panel for this content (it passed the refusal rules).
+    case showShare(ShareRequest)
     /// Show this alert (one at a time; it belongs to this page).
     case showAlert(AlertRequest)
     /// Take the alert `alertId` away without a report (cancelled, or its document is gone).
@@ -65,16 +71,23 @@ public struct PageSession: Sendable, Equatable {
     public private(set) var hasCredential = false
     private var signedOutReported = false
     private var startIntake: MediaIntakeRequest?
+    /// A share panel is open: another share gets `unavailable`.
+    public private(set) var shareOpen = false
     /// The alert showing for this page, if any: only one at a time, only a button press ends it.
     public private(set) var alert: AlertRequest?
+    /// Effects a reply also asks for (alerts, haptics, share), in order.
     private var alertEffects: [PageEffect] = []
     /// The media intake in progress (one at a time), by request id.
     public private(set) var mediaIntakeRequestId: String?
 
-    public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>) {
+    /// The server's origin, for the share rule about its own `/api` and `/__native` trees.
+    public let serverOrigin: Origin?
+
+    public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>, serverOrigin: Origin? = nil) {
         self.context = context
         self.profile = profile
         self.available = available
+        self.serverOrigin = serverOrigin
     }
 
     public var offered: HostCapabilities { HostCapabilities.offered(to: context, available: available) }
@@ -156,6 +169,10 @@ public struct PageSession: Sendable, Equatable {
             hasCredential = available
             return []
 
+        case .shareClosed:
+            shareOpen = false
+            return []
+
         case .alertAnswered(let alertId, let actionId):
             // A late or foreign answer (the alert was withdrawn, or never had that button) is dropped.
             guard let alert, alert.alertId == alertId, alert.actions.contains(where: { $0.id == actionId }) else { return [] }
@@ -214,6 +231,20 @@ public struct PageSession: Sendable, Equatable {
             signedOutReported = true
             return .ok(id)
 
+        case .haptic(let feedback):
+            guard offered.contains(.systemHaptics) else { return .failure(id: id, code: .unavailable) }
+            if let feedback { alertEffects.append(.haptic(feedback)) }  // an unknown kind does nothing
+            return .ok(id)
+
+        case .share(let request):
+            guard offered.contains(.systemShare), !shareOpen else { return .failure(id: id, code: .unavailable) }
+            guard case .allowed = SharePolicy.verdict(for: request, serverOrigin: serverOrigin) else {
+                return .failure(id: id, code: .unavailable)
+            }
+            shareOpen = true
+            alertEffects.append(.showShare(request))
+            return .ok(id)
+
         case .alertPresent(let request):
             guard offered.contains(.nativeAlerts), alert == nil else { return .failure(id: id, code: .unavailable) }
             alert = request
@@ -245,7 +276,7 @@ public struct PageSession: Sendable, Equatable {
             startIntake = request
             return .ok(id)
 
-        case .haptic, .share, .presentationOpen, .presentationReady, .presentationUpdate,
+        case .presentationOpen, .presentationReady, .presentationUpdate,
              .presentationClose, .presentationNavigate, .scanQR, .actionMenuArm,
              .actionMenuRegisterTrigger, .actionMenuPresent:
             // Capabilities this host does not offer yet; Studio falls back to its web versions.

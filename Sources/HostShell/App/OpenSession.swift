@@ -20,6 +20,10 @@ final class OpenSession {
     var fileChooser: FileChooser?
     /// The page's native alert while it shows.
     var alertDialog: AlertDialog?
+    /// The share panel while it is open, the last choice made in one, recent haptic feedback.
+    var sharePanel: SharePanel?
+    var lastShare: JSONValue?
+    var haptics: [String] = []
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
     var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
@@ -35,7 +39,8 @@ final class OpenSession {
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts])
+                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
+                                                                          .systemShare, .systemHaptics])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -46,6 +51,7 @@ final class OpenSession {
         connectAuth()
         connectUploads()
         connectAlerts()
+        connectSystem()
     }
 
     private func connectAlerts() {
@@ -78,6 +84,7 @@ final class OpenSession {
         auth.close()
         fileChooser?.close()
         alertDialog?.withdraw()
+        sharePanel?.respond("cancel")
         uploader?.cancel()
         page.close()
     }

@@ -56,6 +56,15 @@ final class ControlHandler {
                 return fail("the alert has no button \"\(actionId)\"; its buttons: \(dialog.request.actions.map(\.id).joined(separator: ", "))")
             }
             ok()
+        case .share(let choice):
+            guard let panel = app.session.sharePanel else { return fail("no share panel is open") }
+            let offered = panel.choices
+            guard panel.respond(choice) else { return fail("the share panel offers \(offered.joined(separator: ", ")), not \(choice)") }
+            if choice.hasPrefix("copy") {
+                SharePanel.clipboardText { text in ok(["clipboard": text.map(JSONValue.string) ?? .null]) }
+            } else {
+                ok()
+            }
         case .pickFiles(let paths):
             app.session.pickFiles(paths)
             ok()

@@ -22,6 +22,7 @@ final class StudioView {
     private let spinner: WidgetPointer
     private let retryButton: WidgetPointer
     private var retry: (() -> Void)?
+    private var pulseGeneration = 0
 
     init(page: StudioPage) {
         self.page = page
@@ -103,6 +104,20 @@ final class StudioView {
         gtk_widget_set_visible(retryButton, retry == nil ? 0 : 1)
         gtk_stack_set_visible_child_name(cast(widget), "status")
         if retry != nil { gtk_widget_grab_focus(retryButton) }
+    }
+
+    /// Makes a haptic feedback visible: a short ring around the content, distinct per kind
+    /// (there is no vibration motor on a desktop). Several in a row restart the pulse.
+    func pulse(_ feedback: HapticFeedback) {
+        let style = "hostshell-haptic-" + feedback.rawValue
+        for kind in HapticFeedback.allCases { gtk_widget_remove_css_class(widget, "hostshell-haptic-" + kind.rawValue) }
+        gtk_widget_add_css_class(widget, style)
+        pulseGeneration += 1
+        let generation = pulseGeneration
+        MainLoop.after(milliseconds: feedback == .error ? 320 : 180) { [weak self] in
+            guard let self, self.pulseGeneration == generation else { return }
+            gtk_widget_remove_css_class(self.widget, style)
+        }
     }
 
     /// Shows the page and its native chrome.

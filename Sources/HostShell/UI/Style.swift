@@ -16,6 +16,12 @@ enum Style {
         .hostshell-tabbar .hostshell-selected { color: @accent_color; }
         .hostshell-backbar { border-bottom: 1px solid alpha(currentColor, 0.15); padding: 4px; }
         .hostshell-uploads { border-top: 1px solid alpha(currentColor, 0.15); padding: 8px 12px; }
+        .hostshell-haptic-selection { box-shadow: inset 0 0 0 2px alpha(@accent_color, 0.6); }
+        .hostshell-haptic-success { box-shadow: inset 0 0 0 4px alpha(@success_color, 0.8); }
+        .hostshell-haptic-warning { box-shadow: inset 0 0 0 4px alpha(@warning_color, 0.8); }
+        .hostshell-haptic-error { box-shadow: inset 0 0 0 6px alpha(@error_color, 0.8); }
+        .hostshell-haptic-start { box-shadow: inset 0 0 0 3px alpha(@accent_color, 0.8); }
+        .hostshell-haptic-stop { box-shadow: inset 0 0 0 1px alpha(currentColor, 0.5); }
         """
         gtk_css_provider_load_from_data(provider, css, -1)
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))

@@ -19,6 +19,9 @@ final class StudioPage {
     var onStudioSignedOut: (() -> Void)?
     /// Called when Studio asked for a native media intake (the reply already said yes).
     var onMediaIntake: ((MediaIntakeRequest) -> Void)?
+    /// Called to make a haptic feedback visible, and to open the share panel.
+    var onHaptic: ((HapticFeedback) -> Void)?
+    var onShare: ((ShareRequest) -> Void)?
     /// Called to show, or take away without an answer, this page's alert.
     var onShowAlert: ((AlertRequest) -> Void)?
     var onWithdrawAlert: ((String) -> Void)?
@@ -36,7 +39,7 @@ final class StudioPage {
     init(networkSession: NetworkSessionPointer, context: HostContext, profile: DeviceProfile,
          serverOrigin: Origin, available: Set<HostCapability>) {
         self.serverOrigin = serverOrigin
-        session = PageSession(context: context, profile: profile, available: available)
+        session = PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin)
         manager = webkit_user_content_manager_new()
         var channelName = ""
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
@@ -70,6 +73,8 @@ final class StudioPage {
         onDocumentCommitted = nil
         onMediaIntake = nil
         onShowAlert = nil
+        onHaptic = nil
+        onShare = nil
         onWithdrawAlert = nil
         webkit_web_view_terminate_web_process(view)
     }
@@ -153,6 +158,9 @@ final class StudioPage {
     /// with the app's credential are possible.
     func requestSignOut() { handle(.requestSignOut) }
     func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
+    /// The share panel closed.
+    func shareClosed() { handle(.shareClosed) }
+
     /// The person pressed a button of the page's alert.
     func answerAlert(_ alertId: String, actionId: String) { handle(.alertAnswered(alertId: alertId, actionId: actionId)) }
 
@@ -176,6 +184,8 @@ final class StudioPage {
             case .studioSignedOut: onStudioSignedOut?()
             case .startMediaIntake(let request): onMediaIntake?(request)
             case .showAlert(let request): onShowAlert?(request)
+            case .haptic(let feedback): onHaptic?(feedback)
+            case .showShare(let request): onShare?(request)
             case .withdrawAlert(let alertId): onWithdrawAlert?(alertId)
             }
         }

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Haptics and share in the running app, driven through the page's bridge and the control interface.
+@Suite("Haptics and share (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct SystemTests {
+    static func post(_ app: RunningApp, _ type: String, _ payload: String) throws {
+        let script = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "\#(type)", payload: \#(payload)}).then((r) => { window.__last = r; }); true"#
+        #expect(try app.ctl("eval", script).status == 0)
+    }
+
+    @Test("haptic feedback is recorded per kind; the share panel copies the link and reports the choice")
+    func hapticsAndShare() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true")
+        try Self.post(app, "system/haptic", #"{feedback: "warning"}"#)
+        try Self.post(app, "system/haptic", #"{feedback: "unknown-kind"}"#)
+        try Self.post(app, "system/haptic", #"{feedback: "success"}"#)
+        _ = try app.state("system.haptics.1=\"success\"", "system.haptics.0=\"warning\"")
+
+        try Self.post(app, "system/share", #"{title: "Lobby", url: "https://example.org/lobby"}"#)
+        let open = try app.stateWhen("system.share.open")
+        let panel = try #require((open["system"] as? [String: Any])?["share"] as? [String: Any])
+        #expect((panel["open"] as? [String: Any])?["choices"] as? [String] == ["copy-link", "open", "email", "cancel"])
+        // A second share while the panel is open is unavailable.
+        try Self.post(app, "system/share", #"{text: "again"}"#)
+        usleep(300_000)
+        let refused = try #require(try app.ctl("eval", "window.__last").result as? [String: Any])
+        #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable")
+        let copied = try app.ctl("share", "copy-link")
+        #expect(copied.status == 0, "\(copied.error)")
+        #expect((copied.result as? [String: Any])?["clipboard"] as? String == "https://example.org/lobby")
+        _ = try app.state("system.share.open=null", "system.share.last.choice=\"copy-link\"")
+
+        // The server's own API is never shared.
+        try Self.post(app, "system/share", "{url: \"\(server.url)/api/v1/system/identity\"}")
+        usleep(300_000)
+        let own = try #require(try app.ctl("eval", "window.__last").result as? [String: Any])
+        #expect((own["error"] as? [String: Any])?["code"] as? String == "unavailable")
+    }
+}
