@@ -11,6 +11,7 @@
 #include <glib-unix.h>
 #include <gio/gunixsocketaddress.h>
 #include <libsecret/secret.h>
+#include <zbar.h>
 
 typedef void (*CGtkVoidCallback)(gpointer instance, gpointer user_data);
 typedef void (*CGtkLoadChangedCallback)(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data);

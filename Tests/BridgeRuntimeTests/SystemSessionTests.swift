@@ -43,3 +43,36 @@ struct SystemSessionTests {
         #expect(code == .malformed)
     }
 }
+
+@Suite("Page session: QR scanning")
+struct QRSessionTests {
+    static func session() -> PageSession {
+        var session = PageSession(context: .main, profile: .desktop, available: [.systemQrScanner])
+        _ = session.reduce(.documentCommitted)
+        PageSessionTests.post(&session, envelope("config/get"))
+        PageSessionTests.post(&session, envelope("frontend/ready"))
+        return session
+    }
+
+    @Test("one scan at a time; its result is sent once; a late result for a settled scan is dropped")
+    func oneScan() {
+        var session = Self.session()
+        #expect(PageSessionTests.post(&session, envelope("system/scan-qr", ["requestId": "q1"], id: "m1"))
+            == [.reply(.ok("m1")), .startQRScan(requestId: "q1")])
+        #expect(PageSessionTests.post(&session, envelope("system/scan-qr", ["requestId": "q2"], id: "m2"))
+            == [.reply(.failure(id: "m2", code: .unavailable))])
+        #expect(session.reduce(.qrScanFinished(requestId: "q1", value: "hello"))
+            == [.send(.qrScanResult(requestId: "q1", outcome: .scanned, value: "hello"))])
+        #expect(session.reduce(.qrScanFinished(requestId: "q1", value: "again")).isEmpty, "late")
+        PageSessionTests.post(&session, envelope("system/scan-qr", ["requestId": "q3"]))
+        #expect(session.reduce(.qrScanFinished(requestId: "q3", value: nil)) == [.send(.qrScanResult(requestId: "q3", outcome: .cancelled, value: nil))])
+    }
+
+    @Test("a new document withdraws the scan; its result then goes nowhere")
+    func withdrawn() {
+        var session = Self.session()
+        PageSessionTests.post(&session, envelope("system/scan-qr", ["requestId": "q1"]))
+        #expect(session.reduce(.documentCommitted).contains(.withdrawQRScan(requestId: "q1")))
+        #expect(session.reduce(.qrScanFinished(requestId: "q1", value: "late")).isEmpty)
+    }
+}

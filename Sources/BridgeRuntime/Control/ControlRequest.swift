@@ -22,6 +22,14 @@ public enum ControlCommand: Sendable, Equatable {
     /// Press a button of the alert showing; choose in the share panel.
     case alert(actionId: String)
     case share(choice: String)
+    /// Answer the open QR scan: a value, a picture to decode, or cancel.
+    case scan(QRAnswer)
+
+    public enum QRAnswer: Sendable, Equatable {
+        case value(String)
+        case image(path: String)
+        case cancel
+    }
     /// Answer the next (or the open) file request with these files; cancel the uploads running.
     case pickFiles(paths: [String])
     case cancelUploads
@@ -36,7 +44,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -94,6 +102,13 @@ public struct ControlRequest: Sendable, Equatable {
         case "upload-cancel": return .cancelUploads
         case "alert": return .alert(actionId: try string("action"))
         case "share": return .share(choice: try string("choice"))
+        case "scan":
+            if object["cancel"]?.boolValue == true { return .scan(.cancel) }
+            if let image = object["image"]?.stringValue {
+                guard image.hasPrefix("/") else { throw ControlError("scan \"image\" must be an absolute path") }
+                return .scan(.image(path: image))
+            }
+            return .scan(.value(try string("value")))
         case "pick-files":
             guard let paths = object["paths"]?.arrayValue, paths.count <= 1000 else {
                 throw ControlError("pick-files needs \"paths\": an array of absolute file paths (an empty array cancels)")
@@ -161,6 +176,10 @@ extension ControlRequest {
             object["paths"] = .array(rest.map(JSONValue.string))
         case "alert": try one("action", "the id of the button to press")
         case "share": try one("choice", "copy-link, open, copy-text, email or cancel")
+        case "scan":
+            if rest == ["--cancel"] { object["cancel"] = true }
+            else if rest.count == 2, rest[0] == "--image" { object["image"] = .string(rest[1]) }
+            else { try one("value", "the scanned text, --image FILE, or --cancel") }
         case "upload-cancel":
             guard rest.isEmpty else { throw ControlError("upload-cancel takes no arguments") }
         case "refresh-credential":

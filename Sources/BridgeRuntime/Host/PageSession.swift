@@ -18,6 +18,8 @@ public enum PageEvent: Sendable, Equatable {
     case credentialAvailable(Bool)
     /// The share panel closed (whatever was chosen): another share may open.
     case shareClosed
+    /// The QR scan `requestId` ended: a value, or nil when cancelled.
+    case qrScanFinished(requestId: String, value: String?)
     /// The person pressed a button of the alert `alertId` (the host reports only ids it gave).
     case alertAnswered(alertId: String, actionId: String)
     /// The native media intake `requestId` finished (uploads done, failed or cancelled).
@@ -40,6 +42,10 @@ public enum PageEffect: Sendable, Equatable {
     case haptic(HapticFeedback)
     /// Show the share panel for this content (it passed the refusal rules).
     case showShare(ShareRequest)
+    /// Start a QR scan for `requestId`.
+    case startQRScan(requestId: String)
+    /// Take the QR scan away without a result (its document is gone).
+    case withdrawQRScan(requestId: String)
     /// Show this alert (one at a time; it belongs to this page).
     case showAlert(AlertRequest)
     /// Take the alert `alertId` away without a report (cancelled, or its document is gone).
@@ -73,6 +79,8 @@ public struct PageSession: Sendable, Equatable {
     private var startIntake: MediaIntakeRequest?
     /// A share panel is open: another share gets `unavailable`.
     public private(set) var shareOpen = false
+    /// The QR scan in progress, by request id: one at a time.
+    public private(set) var qrScanRequestId: String?
     /// The alert showing for this page, if any: only one at a time, only a button press ends it.
     public private(set) var alert: AlertRequest?
     /// Effects a reply also asks for (alerts, haptics, share), in order.
@@ -120,7 +128,11 @@ public struct PageSession: Sendable, Equatable {
     private mutating func handle(_ event: PageEvent) -> [PageEffect] {
         switch event {
         case .documentCommitted:
-            // The alert belonged to the document that is gone.
+            // The scan and the alert belonged to the document that is gone.
+            if let scan = qrScanRequestId {
+                qrScanRequestId = nil
+                alertEffects.append(.withdrawQRScan(requestId: scan))
+            }
             if let alert {
                 self.alert = nil
                 alertEffects.append(.withdrawAlert(alertId: alert.alertId))
@@ -172,6 +184,13 @@ public struct PageSession: Sendable, Equatable {
         case .shareClosed:
             shareOpen = false
             return []
+
+        case .qrScanFinished(let requestId, let value):
+            // A late result for a scan that was settled or withdrawn is dropped.
+            guard qrScanRequestId == requestId else { return [] }
+            qrScanRequestId = nil
+            guard frontendReady else { return [] }
+            return [.send(HostMessage.boundedQRResult(requestId: requestId, value: value))]
 
         case .alertAnswered(let alertId, let actionId):
             // A late or foreign answer (the alert was withdrawn, or never had that button) is dropped.
@@ -245,6 +264,12 @@ public struct PageSession: Sendable, Equatable {
             alertEffects.append(.showShare(request))
             return .ok(id)
 
+        case .scanQR(let request):
+            guard offered.contains(.systemQrScanner), qrScanRequestId == nil else { return .failure(id: id, code: .unavailable) }
+            qrScanRequestId = request.requestId
+            alertEffects.append(.startQRScan(requestId: request.requestId))
+            return .ok(id)
+
         case .alertPresent(let request):
             guard offered.contains(.nativeAlerts), alert == nil else { return .failure(id: id, code: .unavailable) }
             alert = request
@@ -277,7 +302,7 @@ public struct PageSession: Sendable, Equatable {
             return .ok(id)
 
         case .presentationOpen, .presentationReady, .presentationUpdate,
-             .presentationClose, .presentationNavigate, .scanQR, .actionMenuArm,
+             .presentationClose, .presentationNavigate, .actionMenuArm,
              .actionMenuRegisterTrigger, .actionMenuPresent:
             // Capabilities this host does not offer yet; Studio falls back to its web versions.
             return .failure(id: id, code: .unavailable)

@@ -24,6 +24,8 @@ final class OpenSession {
     var sharePanel: SharePanel?
     var lastShare: JSONValue?
     var haptics: [String] = []
+    /// The QR scan dialog while it is open.
+    var qrScan: QRScanDialog?
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
     var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
@@ -40,7 +42,7 @@ final class OpenSession {
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
-                                                                          .systemShare, .systemHaptics])
+                                                                          .systemShare, .systemHaptics, .systemQrScanner])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -52,6 +54,7 @@ final class OpenSession {
         connectUploads()
         connectAlerts()
         connectSystem()
+        connectQR()
     }
 
     private func connectAlerts() {
@@ -85,6 +88,7 @@ final class OpenSession {
         fileChooser?.close()
         alertDialog?.withdraw()
         sharePanel?.respond("cancel")
+        qrScan?.finish(nil)
         uploader?.cancel()
         page.close()
     }

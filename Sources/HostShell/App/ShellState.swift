@@ -20,6 +20,7 @@ enum ShellState {
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
+        state["qrScan"] = .bool(session.qrScan != nil)
         state["alert"] = session.alertDialog.map { dialog in
             let alert = dialog.request
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,

@@ -65,6 +65,16 @@ final class ControlHandler {
             } else {
                 ok()
             }
+        case .scan(let answer):
+            guard let scan = app.session.qrScan else { return fail("no QR scan is open") }
+            switch answer {
+            case .value(let text): scan.finish(text)
+            case .cancel: scan.finish(nil)
+            case .image(let path):
+                scan.use(image: path)
+                if app.session.qrScan != nil { return fail("no QR code was found in \(path); the scan is still open") }
+            }
+            ok()
         case .pickFiles(let paths):
             app.session.pickFiles(paths)
             ok()

@@ -22,6 +22,9 @@ final class StudioPage {
     /// Called to make a haptic feedback visible, and to open the share panel.
     var onHaptic: ((HapticFeedback) -> Void)?
     var onShare: ((ShareRequest) -> Void)?
+    /// Called to start, or take away, a QR scan.
+    var onStartQRScan: ((String) -> Void)?
+    var onWithdrawQRScan: ((String) -> Void)?
     /// Called to show, or take away without an answer, this page's alert.
     var onShowAlert: ((AlertRequest) -> Void)?
     var onWithdrawAlert: ((String) -> Void)?
@@ -75,6 +78,8 @@ final class StudioPage {
         onShowAlert = nil
         onHaptic = nil
         onShare = nil
+        onStartQRScan = nil
+        onWithdrawQRScan = nil
         onWithdrawAlert = nil
         webkit_web_view_terminate_web_process(view)
     }
@@ -160,6 +165,8 @@ final class StudioPage {
     func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
     /// The share panel closed.
     func shareClosed() { handle(.shareClosed) }
+    /// A QR scan ended: the text, or nil when cancelled.
+    func finishQRScan(_ requestId: String, value: String?) { handle(.qrScanFinished(requestId: requestId, value: value)) }
 
     /// The person pressed a button of the page's alert.
     func answerAlert(_ alertId: String, actionId: String) { handle(.alertAnswered(alertId: alertId, actionId: actionId)) }
@@ -186,6 +193,8 @@ final class StudioPage {
             case .showAlert(let request): onShowAlert?(request)
             case .haptic(let feedback): onHaptic?(feedback)
             case .showShare(let request): onShare?(request)
+            case .startQRScan(let requestId): onStartQRScan?(requestId)
+            case .withdrawQRScan(let requestId): onWithdrawQRScan?(requestId)
             case .withdrawAlert(let alertId): onWithdrawAlert?(alertId)
             }
         }

@@ -1,0 +1,26 @@
+import BridgeRuntime
+import CGtk
+
+/// QR scanning: Studio's `system/scan-qr` opens the scan dialog (a picture of the code; there is
+/// no camera here), and the text goes back as `system/qr-scan-result`. The control interface can
+/// answer with a value or an image instead of a person.
+extension OpenSession {
+    func connectQR() {
+        page.onStartQRScan = { [weak self] requestId in
+            guard let self else { return }
+            let parent = gtk_widget_get_root(self.view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+            self.qrScan = QRScanDialog(parent: parent) { [weak self] value in
+                guard let self else { return }
+                self.qrScan = nil
+                self.page.finishQRScan(requestId, value: value)
+                self.onScreenChanged?()
+            }
+            self.onScreenChanged?()
+        }
+        page.onWithdrawQRScan = { [weak self] _ in
+            guard let self, let scan = self.qrScan else { return }
+            self.qrScan = nil
+            scan.finish(nil)
+        }
+    }
+}
