@@ -22,6 +22,8 @@ public enum ControlCommand: Sendable, Equatable {
     /// Press a button of the alert showing; choose in the share panel.
     case alert(actionId: String)
     case share(choice: String)
+    /// Open a deep link as the desktop would (`tilecast-ios://open?…`).
+    case openURL(String)
     /// Answer the open QR scan: a value, a picture to decode, or cancel.
     case scan(QRAnswer)
 
@@ -44,7 +46,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -102,6 +104,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "upload-cancel": return .cancelUploads
         case "alert": return .alert(actionId: try string("action"))
         case "share": return .share(choice: try string("choice"))
+        case "open-url": return .openURL(try string("url"))
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
             if let image = object["image"]?.stringValue {
@@ -176,6 +179,7 @@ extension ControlRequest {
             object["paths"] = .array(rest.map(JSONValue.string))
         case "alert": try one("action", "the id of the button to press")
         case "share": try one("choice", "copy-link, open, copy-text, email or cancel")
+        case "open-url": try one("url", "the tilecast-ios:// link")
         case "scan":
             if rest == ["--cancel"] { object["cancel"] = true }
             else if rest.count == 2, rest[0] == "--image" { object["image"] = .string(rest[1]) }

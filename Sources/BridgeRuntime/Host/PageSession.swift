@@ -16,6 +16,12 @@ public enum PageEvent: Sendable, Equatable {
     case requestSignOut
     /// Whether the app now holds a credential for this server (native uploads need one).
     case credentialAvailable(Bool)
+    /// A deep link's Studio path, at `now` (seconds): queued until Studio can take it.
+    case deepLink(path: String, now: Double)
+    /// Time passed (`now`, seconds): a queued deep link may be due, retried or expired.
+    case tick(now: Double)
+    /// Forget the queued deep link (sign-out, the server was removed).
+    case dropDeepLink
     /// The share panel closed (whatever was chosen): another share may open.
     case shareClosed
     /// The QR scan `requestId` ended: a value, or nil when cancelled.
@@ -42,6 +48,8 @@ public enum PageEffect: Sendable, Equatable {
     case haptic(HapticFeedback)
     /// Show the share panel for this content (it passed the refusal rules).
     case showShare(ShareRequest)
+    /// Call back with `.tick` after this many seconds (a deep link is waiting).
+    case scheduleTick(after: Double)
     /// Start a QR scan for `requestId`.
     case startQRScan(requestId: String)
     /// Take the QR scan away without a result (its document is gone).
@@ -50,6 +58,18 @@ public enum PageEffect: Sendable, Equatable {
     case showAlert(AlertRequest)
     /// Take the alert `alertId` away without a report (cancelled, or its document is gone).
     case withdrawAlert(alertId: String)
+}
+
+/// A deep link waiting for Studio: its path, when it came, and its delivery attempts.
+public struct QueuedDeepLink: Sendable, Equatable {
+    public var path: String
+    public var arrived: Double
+    public var attempts = 0
+    public var lastTry = 0.0
+    public var notBefore = 0.0
+    public var inFlight = false
+
+    public init(path: String, arrived: Double) { self.path = path; self.arrived = arrived }
 }
 
 /// The bridge state of one page and its pure reducer: negotiation, capabilities, the catalog
@@ -79,6 +99,8 @@ public struct PageSession: Sendable, Equatable {
     private var startIntake: MediaIntakeRequest?
     /// A share panel is open: another share gets `unavailable`.
     public private(set) var shareOpen = false
+    /// The deep link waiting for Studio (the newest wins), its arrival, attempts and next try.
+    public private(set) var deepLink: QueuedDeepLink?
     /// The QR scan in progress, by request id: one at a time.
     public private(set) var qrScanRequestId: String?
     /// The alert showing for this page, if any: only one at a time, only a button press ends it.
@@ -152,7 +174,10 @@ public struct PageSession: Sendable, Equatable {
             return [.reply(failure.reply)]
 
         case .received(let inbound):
-            return [.reply(answer(inbound))]
+            let reply = answer(inbound)
+            // Readiness (frontend/ready, a catalog) may have just arrived for a waiting deep link.
+            let waiting = deepLink.map { !$0.inFlight } ?? false
+            return [.reply(reply)] + (waiting ? [.scheduleTick(after: 0)] : [])
 
         case .tapDestination(let id):
             guard frontendReady, context == .main, let catalog, catalog.destinations.contains(where: { $0.id == id }) else {
@@ -170,6 +195,27 @@ public struct PageSession: Sendable, Equatable {
             if case .navigationRequest(let id) = message, !accepted, pendingDestinationId == id {
                 pendingDestinationId = nil
             }
+            if case .navigationOpenPath(let path) = message, var link = deepLink, link.path == path, link.inFlight {
+                link.inFlight = false
+                guard !accepted else { deepLink = nil; return [] }
+                // Not taken: try again later, up to the limit.
+                guard link.attempts <= DeepLink.maxRetries else { deepLink = nil; return [] }
+                link.notBefore = link.lastTry + DeepLink.retryDelay(attempt: link.attempts)
+                deepLink = link
+                return [.scheduleTick(after: DeepLink.retryDelay(attempt: link.attempts))]
+            }
+            return []
+
+        case .deepLink(let path, let now):
+            guard context == .main else { return [] }
+            deepLink = QueuedDeepLink(path: path, arrived: now)
+            return deliverDeepLink(now: now)
+
+        case .tick(let now):
+            return deliverDeepLink(now: now)
+
+        case .dropDeepLink:
+            deepLink = nil
             return []
 
         case .requestSignOut:
@@ -204,6 +250,23 @@ public struct PageSession: Sendable, Equatable {
             guard frontendReady, context == .main else { return [] }
             return [.send(.mediaIntakeCompleted(requestId: requestId, outcome: outcome, uploadedCount: min(count, 1000)))]
         }
+    }
+
+    /// Sends the queued deep link when Studio can take it (ready, `deepLinks`, a catalog), drops
+    /// it after 300 s, and otherwise waits for the next event or tick.
+    private mutating func deliverDeepLink(now: Double) -> [PageEffect] {
+        guard var link = deepLink, !link.inFlight else { return [] }
+        guard now - link.arrived <= DeepLink.validitySeconds else { deepLink = nil; return [] }
+        guard frontendReady, studioCapabilities.contains(.deepLinks), offered.contains(.deepLinks),
+              let catalog, !catalog.isEmpty, now >= link.notBefore else {
+            // Not yet: look again when it could be due (readiness also arrives as events).
+            return [.scheduleTick(after: max(0.2, min(link.notBefore - now, 1.0)))]
+        }
+        link.attempts += 1
+        link.lastTry = now
+        link.inFlight = true
+        deepLink = link
+        return [.send(.navigationOpenPath(path: link.path))]
     }
 
     private mutating func resetNavigation() {

@@ -56,6 +56,7 @@ extension OpenSession {
 
     func signOut(askStudio: Bool = true) {
         auth.forget()
+        page.dropDeepLink()  // a link waiting for Studio goes with the sign-in
         let finish: @MainActor () -> Void = { [weak self] in
             guard let self else { return }
             self.pendingSignOut = nil

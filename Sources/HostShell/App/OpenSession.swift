@@ -42,7 +42,7 @@ final class OpenSession {
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
-                                                                          .systemShare, .systemHaptics, .systemQrScanner])
+                                                                          .systemShare, .systemHaptics, .systemQrScanner, .deepLinks])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)

@@ -75,6 +75,35 @@ final class ShellApp {
         return nil
     }
 
+    /// Opens a `tilecast-ios://open?installation=…&path=…` link: the saved server with that
+    /// installation is shown (switching to it if need be) and Studio is sent to the path once it
+    /// is ready. A link for an installation that is not saved shows a notice and contacts no one.
+    /// Returns what happened, worded for the person.
+    @discardableResult
+    func openURL(_ url: String) -> (opened: Bool, message: String) {
+        let link: DeepLink
+        switch DeepLink.parse(url) {
+        case .failure(let problem):
+            return notice(opened: false, "That link cannot be opened: \(problem).")
+        case .success(let parsed):
+            link = parsed
+        }
+        guard let record = records.first(where: { $0.identity.installationId.lowercased() == link.installationId }) else {
+            return notice(opened: false, "That link is for a server that is not set up here (installation \(link.installationId)). Add the server with hostshell server add, then open the link again.")
+        }
+        if record.id != session.record.id { switchTo(record.id) }  // a link queued for the other server is dropped with it
+        session.page.openDeepLink(link.path)
+        gtk_window_present(cast(window.window))
+        return (true, "Opening \(link.path) on \(record.name).")
+    }
+
+    private func notice(opened: Bool, _ text: String) -> (opened: Bool, message: String) {
+        notices = Array((notices + [text]).suffix(10))
+        window.toast(text)
+        onScreenChanged?()
+        return (opened, text)
+    }
+
     private func networkSession(for record: ServerRecord) -> NetworkSessionPointer {
         if let existing = networkSessions[record.id] { return existing }
         let network = ProfileSession.make(for: record.id)

@@ -30,6 +30,8 @@ enum HostShellCommand {
                                  Open a saved server's Studio in the app window, with its own
                                  website data; --control serves the control interface on a Unix
                                  socket; --check reports what shows and exits.
+          open-url 'tilecast-ios://open?installation=…&path=…'
+                                 Open a deep link in the running app (or start it with the link).
           ctl SOCKET COMMAND [ARGS…]
                                  Read or drive a running app: state, tap, back, switch-server,
                                  reload, wait, snapshot, eval (see hostshell ctl for details).
@@ -63,6 +65,7 @@ enum HostShellCommand {
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
+            case "open-url": return try OpenURLCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
                 return ExitCode.success

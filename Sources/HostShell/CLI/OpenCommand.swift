@@ -8,7 +8,7 @@ import Foundation
 /// screen shows, prints what the window shows as JSON and exits (0 when revealed) — headless if
 /// need be.
 enum OpenCommand {
-    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--check [--timeout SECONDS]]"
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--check [--timeout SECONDS]]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var id: String?
@@ -18,6 +18,7 @@ enum OpenCommand {
         var control: String?
         var allowEval = false
         var credentialStore = "auto"
+        var openURL: String?
         var timeout = 30.0
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -35,6 +36,9 @@ enum OpenCommand {
                 }
                 control = value
             case "--allow-eval": allowEval = true
+            case "--open-url":
+                guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--open-url takes a tilecast-ios:// link") }
+                openURL = value
             case "--credential-store":
                 guard let value = rest.popFirst(), ["auto", "secret-service", "file"].contains(value) else {
                     throw UsageError("--credential-store takes auto, secret-service or file")
@@ -58,6 +62,9 @@ enum OpenCommand {
                 throw UsageError("no saved server \"\(id)\"; hostshell server list shows them")
             }
             record = found
+        } else if let openURL, case .success(let link) = DeepLink.parse(openURL),
+                  let linked = records.first(where: { $0.identity.installationId.lowercased() == link.installationId }) {
+            record = linked  // the link names its server
         } else if records.count == 1 {
             record = records[0]
         } else if records.isEmpty {
@@ -85,7 +92,8 @@ enum OpenCommand {
                     return .failure(error)
                 }
             }
-            defer { server?.stop() }
+            let instance = InstanceSocket.serve(app)
+            defer { server?.stop(); instance?.stop() }
             // SIGTERM and Ctrl+C end the loop, so the socket file is removed on the way out.
             for signal in [SIGTERM, SIGINT] {
                 g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
@@ -112,6 +120,10 @@ enum OpenCommand {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }
             app.start()
+            if let openURL {
+                let result = app.openURL(openURL)
+                if !result.opened { printError("hostshell: \(result.message)") }
+            }
             g_main_loop_run(loop)
             return .success(exitCode)
         }.get()

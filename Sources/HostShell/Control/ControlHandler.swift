@@ -65,6 +65,9 @@ final class ControlHandler {
             } else {
                 ok()
             }
+        case .openURL(let url):
+            let result = app.openURL(url)
+            if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }
         case .scan(let answer):
             guard let scan = app.session.qrScan else { return fail("no QR scan is open") }
             switch answer {

@@ -21,6 +21,8 @@ final class FixtureServer {
     /// Requests for Studio's own pages and files that carried an Authorization header: the
     /// app's credential must never travel with them.
     private(set) var studioRequestsWithAuthorization = 0
+    /// Every request but the test routes': proves when nothing contacted the server.
+    private(set) var requestCount = 0
 
     /// Set by `useTLS`: the server speaks HTTPS with that certificate.
     private(set) var secure = false
@@ -71,6 +73,11 @@ final class FixtureServer {
     func stop() { soup_server_disconnect(server) }
 
     private func respond(_ message: OpaquePointer, path: String) {
+        if path == "/__test/requests" {
+            reply(message, status: 200, type: "application/json", body: JSONWriter.bytes(["count": .number(Double(requestCount))]))
+            return
+        }
+        if !path.hasPrefix("/__test/") { requestCount += 1 }
         if let status = failures[path] {
             reply(message, status: status, type: "text/html; charset=utf-8",
                   body: Array("<!doctype html><title>Error \(status)</title><h1>Injected failure \(status)</h1>".utf8))

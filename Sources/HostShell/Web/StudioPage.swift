@@ -165,6 +165,9 @@ final class StudioPage {
     func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
     /// The share panel closed.
     func shareClosed() { handle(.shareClosed) }
+    /// Queues a deep link's Studio path until Studio can take it; or forgets it.
+    func openDeepLink(_ path: String) { handle(.deepLink(path: path, now: monotonicSeconds())) }
+    func dropDeepLink() { handle(.dropDeepLink) }
     /// A QR scan ended: the text, or nil when cancelled.
     func finishQRScan(_ requestId: String, value: String?) { handle(.qrScanFinished(requestId: requestId, value: value)) }
 
@@ -193,6 +196,10 @@ final class StudioPage {
             case .showAlert(let request): onShowAlert?(request)
             case .haptic(let feedback): onHaptic?(feedback)
             case .showShare(let request): onShare?(request)
+            case .scheduleTick(let seconds):
+                MainLoop.after(milliseconds: UInt32(max(0, min(seconds, 60)) * 1000)) { [weak self] in
+                    self?.handle(.tick(now: monotonicSeconds()))
+                }
             case .startQRScan(let requestId): onStartQRScan?(requestId)
             case .withdrawQRScan(let requestId): onWithdrawQRScan?(requestId)
             case .withdrawAlert(let alertId): onWithdrawAlert?(alertId)

@@ -1,0 +1,57 @@
+import BridgeRuntime
+import CGtk
+
+/// The running app's own socket for links from the desktop: `hostshell open-url` (which the
+/// `tilecast-ios:` scheme handler runs) hands a link to the app already running instead of
+/// starting a second one. Owner-only, in the user's runtime directory, one per configuration
+/// (so separate profiles do not meet); it accepts `open-url` and nothing else.
+enum InstanceSocket {
+    static var path: String {
+        let config = String(cString: g_get_user_config_dir())
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in config.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(cString: g_get_user_runtime_dir()) + "/hostshell/instance-" + String(hash, radix: 36) + ".sock"
+    }
+
+    /// Serves the socket for `app`, or nil (with a note) when another app already does.
+    @MainActor
+    static func serve(_ app: ShellApp) -> ControlServer? {
+        let path = Self.path
+        g_mkdir_with_parents(takeGString(g_path_get_dirname(path)) ?? "/tmp", 0o700)
+        do throws(UsageError) {
+            return try ControlServer(path: path) { request, answer in
+                guard case .openURL(let url) = request.command else {
+                    return answer(ControlResponse.failure(request.id, ControlError("this socket only opens links; start the app with --control for the rest")))
+                }
+                let result = app.openURL(url)
+                answer(result.opened ? ControlResponse.ok(request.id, ["message": .string(result.message)])
+                                     : ControlResponse.failure(request.id, ControlError(result.message)))
+            }
+        } catch {
+            printError("hostshell: note: links from the desktop go to the other HostShell already running (\(error.message))")
+            return nil
+        }
+    }
+}
+
+/// `hostshell open-url URL`: what the `tilecast-ios:` scheme handler runs. The link goes to the
+/// app already running; without one, the app starts with the link's server and opens it.
+enum OpenURLCommand {
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        guard arguments.count == 1, let url = arguments.first, !url.hasPrefix("-") else {
+            throw UsageError("usage: hostshell open-url 'tilecast-ios://open?installation=UUID&path=/studio/path'")
+        }
+        if let socket = try? UnixSocket(connectingTo: InstanceSocket.path) {
+            try socket.send(JSONWriter.string(["command": "open-url", "url": .string(url)]))
+            let line = try socket.receiveLine(timeout: 20)
+            let object = (try? JSONParser.parse(line))?.objectValue
+            if object?["ok"]?.boolValue == true {
+                print(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")
+                return ExitCode.success
+            }
+            printError("hostshell: \(object?["error"]?.stringValue ?? "the running app did not open the link")")
+            return ExitCode.failure
+        }
+        return try OpenCommand.run(["--open-url", url])
+    }
+}
