@@ -31,6 +31,9 @@ typedef gboolean (*CGtkCloseRequestCallback)(GtkWindow *window, gpointer user_da
 typedef void (*CGtkRowActivatedCallback)(GtkListBox *list, GtkListBoxRow *row, gpointer user_data);
 typedef void (*CGtkResponseCallback)(GtkNativeDialog *dialog, int response, gpointer user_data);
 typedef void (*CGtkAlertResponseCallback)(AdwMessageDialog *dialog, const char *response, gpointer user_data);
+typedef gboolean (*CGtkChildPositionCallback)(GtkOverlay *overlay, GtkWidget *widget, GdkRectangle *allocation,
+                                              gpointer user_data);
+typedef void (*CGtkPressedCallback)(GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 
@@ -82,6 +85,13 @@ static inline gulong cgtk_connect_response(GtkFileChooserNative *dialog, CGtkRes
 static inline gulong cgtk_connect_alert_response(GtkWidget *dialog, CGtkAlertResponseCallback cb,
                                                  gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(dialog, "response", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_child_position(GtkWidget *overlay, CGtkChildPositionCallback cb,
+                                                 gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(overlay, "get-child-position", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_pressed(GtkGesture *gesture, CGtkPressedCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(gesture, "pressed", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,
                                            gpointer data, GClosureNotify destroy) {

@@ -22,6 +22,11 @@ public enum ControlCommand: Sendable, Equatable {
     /// Press a button of the alert showing; choose in the share panel.
     case alert(actionId: String)
     case share(choice: String)
+    /// Open a menu as its trigger (or, for the armed menu, a context click) would; choose in the
+    /// open menu, or close it.
+    case menuOpen(menuId: String)
+    case menu(actionId: String)
+    case menuClose
     /// Open a deep link as the desktop would (`tilecast-ios://open?…`).
     case openURL(String)
     /// Answer the open QR scan: a value, a picture to decode, or cancel.
@@ -46,7 +51,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -105,6 +110,9 @@ public struct ControlRequest: Sendable, Equatable {
         case "alert": return .alert(actionId: try string("action"))
         case "share": return .share(choice: try string("choice"))
         case "open-url": return .openURL(try string("url"))
+        case "menu-open": return .menuOpen(menuId: try string("menu"))
+        case "menu": return .menu(actionId: try string("action"))
+        case "menu-close": return .menuClose
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
             if let image = object["image"]?.stringValue {
@@ -180,6 +188,10 @@ extension ControlRequest {
         case "alert": try one("action", "the id of the button to press")
         case "share": try one("choice", "copy-link, open, copy-text, email or cancel")
         case "open-url": try one("url", "the tilecast-ios:// link")
+        case "menu-open": try one("menu", "the menu id")
+        case "menu": try one("action", "the id of the item to choose")
+        case "menu-close":
+            guard rest.isEmpty else { throw ControlError("menu-close takes no arguments") }
         case "scan":
             if rest == ["--cancel"] { object["cancel"] = true }
             else if rest.count == 2, rest[0] == "--image" { object["image"] = .string(rest[1]) }

@@ -16,6 +16,9 @@ public enum PageEvent: Sendable, Equatable {
     case requestSignOut
     /// Whether the app now holds a credential for this server (native uploads need one).
     case credentialAvailable(Bool)
+    /// The person chose `actionId` in the open menu `menuId`, or closed it without a choice.
+    case menuChosen(menuId: String, actionId: String)
+    case menuDismissed(menuId: String)
     /// A deep link's Studio path, at `now` (seconds): queued until Studio can take it.
     case deepLink(path: String, now: Double)
     /// Time passed (`now`, seconds): a queued deep link may be due, retried or expired.
@@ -48,6 +51,8 @@ public enum PageEffect: Sendable, Equatable {
     case haptic(HapticFeedback)
     /// Show the share panel for this content (it passed the refusal rules).
     case showShare(ShareRequest)
+    /// The armed menu or the triggers changed: redraw the trigger overlays, close a menu that went.
+    case menusChanged
     /// Call back with `.tick` after this many seconds (a deep link is waiting).
     case scheduleTick(after: Double)
     /// Start a QR scan for `requestId`.
@@ -99,6 +104,10 @@ public struct PageSession: Sendable, Equatable {
     private var startIntake: MediaIntakeRequest?
     /// A share panel is open: another share gets `unavailable`.
     public private(set) var shareOpen = false
+    /// The menu the next context click opens (the newest arm wins), and the menus with a trigger
+    /// control, by menu id.
+    public private(set) var armedMenu: ActionMenu?
+    public private(set) var triggers: [String: ActionMenuTrigger] = [:]
     /// The deep link waiting for Studio (the newest wins), its arrival, attempts and next try.
     public private(set) var deepLink: QueuedDeepLink?
     /// The QR scan in progress, by request id: one at a time.
@@ -150,7 +159,12 @@ public struct PageSession: Sendable, Equatable {
     private mutating func handle(_ event: PageEvent) -> [PageEffect] {
         switch event {
         case .documentCommitted:
-            // The scan and the alert belonged to the document that is gone.
+            // The scan, the menus and the alert belonged to the document that is gone.
+            if armedMenu != nil || !triggers.isEmpty {
+                armedMenu = nil
+                triggers = [:]
+                alertEffects.append(.menusChanged)
+            }
             if let scan = qrScanRequestId {
                 qrScanRequestId = nil
                 alertEffects.append(.withdrawQRScan(requestId: scan))
@@ -206,6 +220,16 @@ public struct PageSession: Sendable, Equatable {
             }
             return []
 
+        case .menuChosen(let menuId, let actionId):
+            // Only a menu still armed or registered, and only an item it has and that is enabled.
+            guard let menu = currentMenu(menuId), menu.items.contains(where: { $0.id == actionId && !$0.disabled }),
+                  frontendReady else { return [] }
+            return [.send(.actionMenuAction(menuId: menuId, actionId: actionId))]
+
+        case .menuDismissed(let menuId):
+            guard currentMenu(menuId) != nil, frontendReady else { return [] }
+            return [.send(.actionMenuDismissed(menuId: menuId))]
+
         case .deepLink(let path, let now):
             guard context == .main else { return [] }
             deepLink = QueuedDeepLink(path: path, arrived: now)
@@ -250,6 +274,12 @@ public struct PageSession: Sendable, Equatable {
             guard frontendReady, context == .main else { return [] }
             return [.send(.mediaIntakeCompleted(requestId: requestId, outcome: outcome, uploadedCount: min(count, 1000)))]
         }
+    }
+
+    /// The menu `menuId` as it is now: armed, or with a trigger.
+    public func currentMenu(_ menuId: String) -> ActionMenu? {
+        if let armedMenu, armedMenu.menuId == menuId { return armedMenu }
+        return triggers[menuId]?.menu
     }
 
     /// Sends the queued deep link when Studio can take it (ready, `deepLinks`, a catalog), drops
@@ -346,8 +376,28 @@ public struct PageSession: Sendable, Equatable {
             }
             return .ok(id)  // withdrawing what is not showing is ignored (§3)
 
-        case .actionMenuDisarm, .actionMenuUnregisterTrigger:
-            // Withdrawing something that is not showing is ignored (§3).
+        case .actionMenuArm(let menu):
+            guard offered.contains(.nativeActionMenus) else { return .failure(id: id, code: .unavailable) }
+            armedMenu = menu
+            alertEffects.append(.menusChanged)
+            return .ok(id)
+
+        case .actionMenuRegisterTrigger(let trigger):
+            guard offered.contains(.nativeActionMenus) else { return .failure(id: id, code: .unavailable) }
+            triggers[trigger.menu.menuId] = trigger
+            alertEffects.append(.menusChanged)
+            return .ok(id)
+
+        case .actionMenuDisarm(let menuId):
+            // Withdrawing something that is not there is ignored (§3).
+            if armedMenu?.menuId == menuId {
+                armedMenu = nil
+                alertEffects.append(.menusChanged)
+            }
+            return .ok(id)
+
+        case .actionMenuUnregisterTrigger(let menuId):
+            if triggers.removeValue(forKey: menuId) != nil { alertEffects.append(.menusChanged) }
             return .ok(id)
 
         case .mediaIntakeStatus:
@@ -365,8 +415,7 @@ public struct PageSession: Sendable, Equatable {
             return .ok(id)
 
         case .presentationOpen, .presentationReady, .presentationUpdate,
-             .presentationClose, .presentationNavigate, .actionMenuArm,
-             .actionMenuRegisterTrigger, .actionMenuPresent:
+             .presentationClose, .presentationNavigate, .actionMenuPresent:
             // Capabilities this host does not offer yet; Studio falls back to its web versions.
             return .failure(id: id, code: .unavailable)
         }

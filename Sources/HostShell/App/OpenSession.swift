@@ -42,7 +42,8 @@ final class OpenSession {
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
-                                                                          .systemShare, .systemHaptics, .systemQrScanner, .deepLinks])
+                                                                          .systemShare, .systemHaptics, .systemQrScanner, .deepLinks,
+                                                                          .nativeActionMenus])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -55,6 +56,17 @@ final class OpenSession {
         connectAlerts()
         connectSystem()
         connectQR()
+        connectMenus()
+    }
+
+    private func connectMenus() {
+        page.onMenusChanged = { [weak self] in
+            guard let self else { return }
+            self.view.menus.update(armed: self.page.session.armedMenu, triggers: self.page.session.triggers)
+            self.onScreenChanged?()
+        }
+        view.menus.onChoose = { [weak self] menuId, actionId in self?.page.menuChosen(menuId, actionId: actionId) }
+        view.menus.onDismiss = { [weak self] menuId in self?.page.menuDismissed(menuId) }
     }
 
     private func connectAlerts() {

@@ -21,6 +21,10 @@ enum ShellState {
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
+        let menus = session.view.menus
+        state["menus"] = ["armed": menus.armedMenuId.map(JSONValue.string) ?? .null,
+                          "triggers": .array(menus.triggerIds.map(JSONValue.string)),
+                          "open": menus.openMenuId.map(JSONValue.string) ?? .null]
         state["alert"] = session.alertDialog.map { dialog in
             let alert = dialog.request
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,

@@ -65,6 +65,27 @@ final class ControlHandler {
             } else {
                 ok()
             }
+        case .menuOpen(let menuId):
+            guard let menu = page.session.currentMenu(menuId) else {
+                return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
+            }
+            let width = gtk_widget_get_width(app.session.view.menus.widget), height = gtk_widget_get_height(app.session.view.menus.widget)
+            let rect = page.session.triggers[menuId]?.rect
+            app.session.view.menus.open(menu, at: GdkRectangle(x: Int32((rect?.x ?? 0.5) * Double(width)), y: Int32((rect?.y ?? 0.5) * Double(height)),
+                                                             width: max(1, Int32((rect?.width ?? 0) * Double(width))),
+                                                             height: max(1, Int32((rect?.height ?? 0) * Double(height)))))
+            ok()
+        case .menu(let actionId):
+            let menus = app.session.view.menus
+            guard menus.openMenuId != nil else { return fail("no menu is open") }
+            guard let item = menus.item(actionId) else { return fail("the open menu has no item \"\(actionId)\"") }
+            guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
+            menus.choose(actionId)
+            ok()
+        case .menuClose:
+            guard app.session.view.menus.openMenuId != nil else { return fail("no menu is open") }
+            app.session.view.menus.close(report: true)
+            ok()
         case .openURL(let url):
             let result = app.openURL(url)
             if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }

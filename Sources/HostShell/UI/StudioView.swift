@@ -15,6 +15,8 @@ final class StudioView {
     private let backBar = BackBarView()
     /// Upload progress while a media intake runs.
     let uploads = UploadPanel()
+    /// Studio's action menus over the web view.
+    let menus: ActionMenuLayer
     private var layout: NavigationLayout = .none
     private let statusTitle: WidgetPointer
     private let statusDetail: WidgetPointer
@@ -32,7 +34,8 @@ final class StudioView {
         let web = cgtk_widget(UnsafeMutableRawPointer(page.view))!
         gtk_widget_set_vexpand(web, 1)
         gtk_widget_set_hexpand(web, 1)
-        gtk_box_append(cast(content), web)
+        menus = ActionMenuLayer(web: web)
+        gtk_box_append(cast(content), menus.widget)
         gtk_box_append(cast(content), uploads.widget)
         gtk_box_append(cast(content), tabBar.widget)
 

@@ -22,6 +22,8 @@ final class StudioPage {
     /// Called to make a haptic feedback visible, and to open the share panel.
     var onHaptic: ((HapticFeedback) -> Void)?
     var onShare: ((ShareRequest) -> Void)?
+    /// Called when the armed menu or the triggers changed (see `session`).
+    var onMenusChanged: (() -> Void)?
     /// Called to start, or take away, a QR scan.
     var onStartQRScan: ((String) -> Void)?
     var onWithdrawQRScan: ((String) -> Void)?
@@ -79,6 +81,7 @@ final class StudioPage {
         onHaptic = nil
         onShare = nil
         onStartQRScan = nil
+        onMenusChanged = nil
         onWithdrawQRScan = nil
         onWithdrawAlert = nil
         webkit_web_view_terminate_web_process(view)
@@ -165,6 +168,9 @@ final class StudioPage {
     func setCredentialAvailable(_ available: Bool) { handle(.credentialAvailable(available)) }
     /// The share panel closed.
     func shareClosed() { handle(.shareClosed) }
+    /// The person chose in, or closed, a menu.
+    func menuChosen(_ menuId: String, actionId: String) { handle(.menuChosen(menuId: menuId, actionId: actionId)) }
+    func menuDismissed(_ menuId: String) { handle(.menuDismissed(menuId: menuId)) }
     /// Queues a deep link's Studio path until Studio can take it; or forgets it.
     func openDeepLink(_ path: String) { handle(.deepLink(path: path, now: monotonicSeconds())) }
     func dropDeepLink() { handle(.dropDeepLink) }
@@ -196,6 +202,7 @@ final class StudioPage {
             case .showAlert(let request): onShowAlert?(request)
             case .haptic(let feedback): onHaptic?(feedback)
             case .showShare(let request): onShare?(request)
+            case .menusChanged: onMenusChanged?()
             case .scheduleTick(let seconds):
                 MainLoop.after(milliseconds: UInt32(max(0, min(seconds, 60)) * 1000)) { [weak self] in
                     self?.handle(.tick(now: monotonicSeconds()))

@@ -1,0 +1,53 @@
+import BridgeRuntime
+import Testing
+
+@Suite("Page session: action menus")
+struct ActionMenuSessionTests {
+    static func session() -> PageSession {
+        var session = PageSession(context: .main, profile: .desktop, available: [.nativeActionMenus])
+        _ = session.reduce(.documentCommitted)
+        PageSessionTests.post(&session, envelope("config/get"))
+        PageSessionTests.post(&session, envelope("frontend/ready", ["capabilities": ["nativeActionMenus": true]]))
+        return session
+    }
+
+    static func menu(_ id: String, extra: JSONObject = [:]) -> JSONValue {
+        var object: JSONObject = ["menuId": .string(id), "label": "Row actions", "groups": [
+            ["items": [["id": "rename", "label": "Rename"], ["id": "locked", "label": "Locked", "disabled": true]]],
+            ["items": [["id": "delete", "label": "Delete", "role": "destructive"]]]]]
+        for member in extra.members { object[member.key] = member.value }
+        return .object(object)
+    }
+
+    @Test("the newest arm replaces the armed menu; a stale choice is dropped; dismissal reports once per open menu")
+    func armAndChoose() {
+        var session = Self.session()
+        #expect(PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1"))).contains(.menusChanged))
+        PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m2")))
+        #expect(session.armedMenu?.menuId == "m2")
+        #expect(session.reduce(.menuChosen(menuId: "m1", actionId: "rename")).isEmpty, "m1 was replaced: stale")
+        #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "locked")).isEmpty, "disabled")
+        #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "nope")).isEmpty, "not an item")
+        #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "delete")) == [.send(.actionMenuAction(menuId: "m2", actionId: "delete"))])
+        #expect(session.reduce(.menuDismissed(menuId: "m2")) == [.send(.actionMenuDismissed(menuId: "m2"))])
+        PageSessionTests.post(&session, envelope("action-menu/disarm", ["menuId": "m2"]))
+        #expect(session.armedMenu == nil)
+        #expect(session.reduce(.menuDismissed(menuId: "m2")).isEmpty)
+    }
+
+    @Test("triggers register and unregister by menu id; a new document clears them; the legacy present is unavailable")
+    func triggers() {
+        var session = Self.session()
+        let rect: JSONValue = ["x": 0.1, "y": 0.2, "width": 0.3, "height": 0.1]
+        PageSessionTests.post(&session, envelope("action-menu/register-trigger", Self.menu("row-1", extra: ["rect": rect])))
+        PageSessionTests.post(&session, envelope("action-menu/register-trigger", Self.menu("row-2", extra: ["rect": rect])))
+        #expect(Set(session.triggers.keys) == ["row-1", "row-2"])
+        PageSessionTests.post(&session, envelope("action-menu/unregister-trigger", ["menuId": "row-1"]))
+        #expect(session.reduce(.menuChosen(menuId: "row-1", actionId: "rename")).isEmpty)
+        #expect(session.reduce(.documentCommitted).contains(.menusChanged))
+        #expect(session.triggers.isEmpty)
+        var fresh = Self.session()
+        #expect(PageSessionTests.post(&fresh, envelope("action-menu/present", Self.menu("m"), id: "p"))
+            == [.reply(.failure(id: "p", code: .unavailable))])
+    }
+}

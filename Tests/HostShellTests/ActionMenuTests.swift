@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Action menus in the running app: a trigger over the page opens a native menu; the armed menu
+/// opens on a context click; choices and dismissals reach Studio.
+@Suite("Action menus (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct ActionMenuTests {
+    @Test("a trigger's menu reports the choice; closing reports dismissed; disabled items cannot be chosen")
+    func triggerMenu() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true")
+        let listen = #"window.__menus = []; window.tilecastNativeReceiver = (m) => { window.__menus.push([m.type, m.payload.menuId, m.payload.actionId ?? null]); return true; }; true"#
+        #expect(try app.ctl("eval", listen).status == 0)
+        let register = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "action-menu/register-trigger", payload: {menuId: "row-lobby", label: "Lobby north", rect: {x: 0.5, y: 0.1, width: 0.2, height: 0.05}, groups: [{items: [{id: "rename", label: "Rename", icon: "edit"}, {id: "locked", label: "Locked", disabled: true}]}, {items: [{id: "delete", label: "Delete", role: "destructive"}]}]}}); true"#
+        #expect(try app.ctl("eval", register).status == 0)
+        _ = try app.state("menus.triggers.0=\"row-lobby\"")
+
+        #expect(try app.ctl("menu-open", "row-lobby").status == 0)
+        _ = try app.state("menus.open=\"row-lobby\"")
+        let shot = home.root.appendingPathComponent("menu.png").path
+        #expect(try app.ctl("snapshot", shot).status == 0)
+        let disabled = try app.ctl("menu", "locked")
+        #expect(disabled.status == 1 && disabled.error.contains("disabled"))
+        #expect(try app.ctl("menu", "delete").status == 0)
+        _ = try app.state("menus.open=null")
+
+        #expect(try app.ctl("menu-open", "row-lobby").status == 0)
+        #expect(try app.ctl("menu-close").status == 0)
+        usleep(300_000)
+        let heard = try #require(try app.ctl("eval", "window.__menus").result as? [[Any]])
+        #expect(heard.map { $0.map { "\($0)" } } == [["action-menu/action", "row-lobby", "delete"], ["action-menu/dismissed", "row-lobby", "<null>"]])
+
+        let unknown = try app.ctl("menu-open", "nothing")
+        #expect(unknown.status == 1 && unknown.error.contains("no menu \"nothing\""))
+    }
+}
