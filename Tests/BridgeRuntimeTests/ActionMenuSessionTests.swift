@@ -51,3 +51,51 @@ struct ActionMenuSessionTests {
             == [.reply(.failure(id: "p", code: .unavailable))])
     }
 }
+
+@Suite("Page session: presentations")
+struct PresentationSessionTests {
+    static func main(ready: Bool = true) -> PageSession {
+        var session = PageSession(context: .main, profile: .phone, available: [.nativePresentations])
+        _ = session.reduce(.documentCommitted)
+        PageSessionTests.post(&session, envelope("config/get"))
+        PageSessionTests.post(&session, envelope("frontend/ready", ["capabilities": ["nativePresentations": true]]))
+        _ = session.reduce(.presentationAvailable(ready))
+        return session
+    }
+
+    static let open = envelope("presentation/open", ["presentationId": "p1", "path": "/__native/modal/a", "title": "A", "size": "compact"], id: "o1")
+
+    @Test("open needs a ready sheet page and no sheet showing; ending it tells main once")
+    func mainSide() {
+        var unready = Self.main(ready: false)
+        #expect(PageSessionTests.post(&unready, Self.open) == [.reply(.failure(id: "o1", code: .unavailable))])
+        var session = Self.main()
+        let opened = PageSessionTests.post(&session, Self.open)
+        #expect(opened.first == .reply(.ok("o1")))
+        #expect(opened.contains { if case .openPresentation(let r) = $0 { r.presentationId == "p1" && r.size == .compact } else { false } })
+        #expect(PageSessionTests.post(&session, Self.open).first == .reply(.failure(id: "o1", code: .unavailable)), "one at a time")
+        #expect(session.reduce(.presentationEnded(presentationId: "p1")) == [.send(.presentationEnded(presentationId: "p1"))])
+        #expect(session.reduce(.presentationEnded(presentationId: "p1")).isEmpty, "a late second end")
+    }
+
+    @Test("the sheet page: ready, updates and closes for the shown id only; dismissed once")
+    func sheetSide() {
+        var sheet = PageSession(context: .presentation, profile: .phone, available: [.nativePresentations])
+        _ = sheet.reduce(.documentCommitted)
+        PageSessionTests.post(&sheet, envelope("config/get"))
+        PageSessionTests.post(&sheet, envelope("frontend/ready"))
+        #expect(PageSessionTests.post(&sheet, envelope("presentation/ready")).contains(.presentationReady))
+        #expect(sheet.reduce(.showPresentation(presentationId: "p1", path: "/__native/modal/a"))
+            == [.send(.presentationShow(presentationId: "p1", path: "/__native/modal/a"))])
+        let stale = PageSessionTests.post(&sheet, envelope("presentation/update", ["presentationId": "p0", "header": ["title": "Old"]]))
+        #expect(!stale.contains { if case .presentationUpdated = $0 { true } else { false } }, "a stale update is ignored")
+        let fresh = PageSessionTests.post(&sheet, envelope("presentation/update", ["presentationId": "p1", "header": ["title": "New"]]))
+        #expect(fresh.contains { if case .presentationUpdated(let u) = $0 { u.header?.title == "New" } else { false } })
+        #expect(PageSessionTests.post(&sheet, envelope("presentation/navigate", ["presentationId": "p1", "path": "/screens"]))
+            .contains(.navigateFromPresentation(presentationId: "p1", path: "/screens")))
+        #expect(sheet.reduce(.dismissPresentation(presentationId: "p1")) == [.send(.presentationDismissed(presentationId: "p1"))])
+        #expect(sheet.reduce(.dismissPresentation(presentationId: "p1")).isEmpty, "a late dismissal with an old id")
+        #expect(!PageSessionTests.post(&sheet, envelope("presentation/close", ["presentationId": "p1"]))
+            .contains(.closePresentation(presentationId: "p1")), "nothing shown any more")
+    }
+}

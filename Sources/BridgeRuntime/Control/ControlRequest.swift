@@ -27,6 +27,9 @@ public enum ControlCommand: Sendable, Equatable {
     case menuOpen(menuId: String)
     case menu(actionId: String)
     case menuClose
+    /// Press a header action of the shown sheet; dismiss it (Close).
+    case sheetAction(actionId: String)
+    case sheetDismiss
     /// Open a deep link as the desktop would (`tilecast-ios://open?…`).
     case openURL(String)
     /// Answer the open QR scan: a value, a picture to decode, or cancel.
@@ -51,7 +54,7 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -113,6 +116,8 @@ public struct ControlRequest: Sendable, Equatable {
         case "menu-open": return .menuOpen(menuId: try string("menu"))
         case "menu": return .menu(actionId: try string("action"))
         case "menu-close": return .menuClose
+        case "sheet-action": return .sheetAction(actionId: try string("action"))
+        case "sheet-dismiss": return .sheetDismiss
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
             if let image = object["image"]?.stringValue {
@@ -190,8 +195,9 @@ extension ControlRequest {
         case "open-url": try one("url", "the tilecast-ios:// link")
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
-        case "menu-close":
-            guard rest.isEmpty else { throw ControlError("menu-close takes no arguments") }
+        case "menu-close", "sheet-dismiss":
+            guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
+        case "sheet-action": try one("action", "the header action's id")
         case "scan":
             if rest == ["--cancel"] { object["cancel"] = true }
             else if rest.count == 2, rest[0] == "--image" { object["image"] = .string(rest[1]) }

@@ -16,6 +16,14 @@ public enum PageEvent: Sendable, Equatable {
     case requestSignOut
     /// Whether the app now holds a credential for this server (native uploads need one).
     case credentialAvailable(Bool)
+    /// Main page: whether a prewarmed sheet page is ready to show a presentation.
+    case presentationAvailable(Bool)
+    /// Main page: the sheet `presentationId` ended (any dismissal): Studio refetches.
+    case presentationEnded(presentationId: String)
+    /// Sheet page: show `presentationId` at `path`; dismiss it; a header action was pressed.
+    case showPresentation(presentationId: String, path: String)
+    case dismissPresentation(presentationId: String)
+    case presentationAction(presentationId: String, actionId: String)
     /// The person chose `actionId` in the open menu `menuId`, or closed it without a choice.
     case menuChosen(menuId: String, actionId: String)
     case menuDismissed(menuId: String)
@@ -51,6 +59,15 @@ public enum PageEffect: Sendable, Equatable {
     case haptic(HapticFeedback)
     /// Show the share panel for this content (it passed the refusal rules).
     case showShare(ShareRequest)
+    /// Main page: open a native sheet for this presentation (the reply already said yes).
+    case openPresentation(PresentationOpen)
+    /// Sheet page: its prewarm finished (`presentation/ready`).
+    case presentationReady
+    /// Sheet page: the shown presentation's header, size or dismissibility changed.
+    case presentationUpdated(PresentationUpdate)
+    /// Sheet page: close the shown sheet; or close it and send main to `path`.
+    case closePresentation(presentationId: String)
+    case navigateFromPresentation(presentationId: String, path: String)
     /// The armed menu or the triggers changed: redraw the trigger overlays, close a menu that went.
     case menusChanged
     /// Call back with `.tick` after this many seconds (a deep link is waiting).
@@ -104,6 +121,10 @@ public struct PageSession: Sendable, Equatable {
     private var startIntake: MediaIntakeRequest?
     /// A share panel is open: another share gets `unavailable`.
     public private(set) var shareOpen = false
+    /// Main: a sheet page is prewarmed and ready; the presentation open now, if any.
+    /// Sheet: the presentation it shows now, if any.
+    public private(set) var presentationReadyToShow = false
+    public private(set) var presentationId: String?
     /// The menu the next context click opens (the newest arm wins), and the menus with a trigger
     /// control, by menu id.
     public private(set) var armedMenu: ActionMenu?
@@ -219,6 +240,29 @@ public struct PageSession: Sendable, Equatable {
                 return [.scheduleTick(after: DeepLink.retryDelay(attempt: link.attempts))]
             }
             return []
+
+        case .presentationAvailable(let available):
+            presentationReadyToShow = available
+            return []
+
+        case .presentationEnded(let id):
+            guard context == .main, presentationId == id else { return [] }
+            presentationId = nil
+            return frontendReady ? [.send(.presentationEnded(presentationId: id))] : []
+
+        case .showPresentation(let id, let path):
+            guard context == .presentation else { return [] }
+            presentationId = id
+            return [.send(.presentationShow(presentationId: id, path: path))]
+
+        case .dismissPresentation(let id):
+            guard context == .presentation, presentationId == id else { return [] }
+            presentationId = nil
+            return [.send(.presentationDismissed(presentationId: id))]
+
+        case .presentationAction(let id, let actionId):
+            guard context == .presentation, presentationId == id else { return [] }
+            return [.send(.presentationAction(presentationId: id, actionId: actionId))]
 
         case .menuChosen(let menuId, let actionId):
             // Only a menu still armed or registered, and only an item it has and that is enabled.
@@ -414,9 +458,35 @@ public struct PageSession: Sendable, Equatable {
             startIntake = request
             return .ok(id)
 
-        case .presentationOpen, .presentationReady, .presentationUpdate,
-             .presentationClose, .presentationNavigate, .actionMenuPresent:
-            // Capabilities this host does not offer yet; Studio falls back to its web versions.
+        case .presentationOpen(let request):
+            // One sheet at a time, only with a ready prewarmed page, only for a Studio that asked for them.
+            guard offered.contains(.nativePresentations), studioCapabilities.contains(.nativePresentations),
+                  presentationReadyToShow, presentationId == nil else { return .failure(id: id, code: .unavailable) }
+            presentationId = request.presentationId
+            alertEffects.append(.openPresentation(request))
+            return .ok(id)
+
+        case .presentationReady:
+            alertEffects.append(.presentationReady)
+            return .ok(id)
+
+        case .presentationUpdate(let update):
+            // A stale id (a sheet already gone, or another one) is ignored.
+            if update.presentationId == presentationId { alertEffects.append(.presentationUpdated(update)) }
+            return .ok(id)
+
+        case .presentationClose(let closing):
+            if closing == presentationId { alertEffects.append(.closePresentation(presentationId: closing)) }
+            return .ok(id)
+
+        case .presentationNavigate(let navigate):
+            if navigate.presentationId == presentationId {
+                alertEffects.append(.navigateFromPresentation(presentationId: navigate.presentationId, path: navigate.path))
+            }
+            return .ok(id)
+
+        case .actionMenuPresent:
+            // The legacy menu: Studio falls back to its arm/trigger menus or its web menu.
             return .failure(id: id, code: .unavailable)
         }
     }

@@ -40,6 +40,7 @@ extension OpenSession {
 
     private func documentCommitted(_ uri: String) {
         guard SignInRequest.isLoginPage(uri, origin: record.address.origin) else { return }
+        presentations?.discard()  // a prewarmed sheet page would carry the old sign-in
         if auth.credential != nil {
             // The grant is valid: renew Studio's session with it, no window needed.
             auth.refresh(studioSession: true) { [weak self] ok in

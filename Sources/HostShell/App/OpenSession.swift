@@ -26,6 +26,8 @@ final class OpenSession {
     var haptics: [String] = []
     /// The QR scan dialog while it is open.
     var qrScan: QRScanDialog?
+    /// Native sheets for this server's Studio.
+    private(set) var presentations: PresentationController!
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
     var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
@@ -43,13 +45,16 @@ final class OpenSession {
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
                                                                           .systemShare, .systemHaptics, .systemQrScanner, .deepLinks,
-                                                                          .nativeActionMenus])
+                                                                          .nativeActionMenus, .nativePresentations])
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
         webkit_settings_set_user_agent(settings, device.userAgent)
         view = StudioView(page: page)
-        page.onStateChanged = { [weak self] in self?.checkReveal() }
+        page.onStateChanged = { [weak self] in
+            self?.checkReveal()
+            self?.presentations?.mainChanged()
+        }
         connectSignals()
         connectAuth()
         connectUploads()
@@ -57,6 +62,10 @@ final class OpenSession {
         connectSystem()
         connectQR()
         connectMenus()
+        presentations = PresentationController(main: page, networkSession: networkSession, device: device) { [weak self] in
+            self.flatMap { gtk_widget_get_root($0.view.widget) }.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+        }
+        presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
     }
 
     private func connectMenus() {
@@ -101,6 +110,7 @@ final class OpenSession {
         alertDialog?.withdraw()
         sharePanel?.respond("cancel")
         qrScan?.finish(nil)
+        presentations?.close()
         uploader?.cancel()
         page.close()
     }

@@ -21,6 +21,7 @@ enum ShellState {
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
+        state["presentation"] = session.presentations.stateJSON
         let menus = session.view.menus
         state["menus"] = ["armed": menus.armedMenuId.map(JSONValue.string) ?? .null,
                           "triggers": .array(menus.triggerIds.map(JSONValue.string)),

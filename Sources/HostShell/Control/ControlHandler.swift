@@ -86,6 +86,15 @@ final class ControlHandler {
             guard app.session.view.menus.openMenuId != nil else { return fail("no menu is open") }
             app.session.view.menus.close(report: true)
             ok()
+        case .sheetAction(let actionId):
+            guard app.session.presentations.pressAction(actionId) else { return fail("no sheet is shown") }
+            ok()
+        case .sheetDismiss:
+            let sheets = app.session.presentations!
+            guard sheets.isShowing else { return fail("no sheet is shown") }
+            guard sheets.isDismissible else { return fail("the sheet is not dismissible") }
+            sheets.dismiss()
+            ok()
         case .openURL(let url):
             let result = app.openURL(url)
             if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }

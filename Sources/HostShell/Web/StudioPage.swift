@@ -22,6 +22,11 @@ final class StudioPage {
     /// Called to make a haptic feedback visible, and to open the share panel.
     var onHaptic: ((HapticFeedback) -> Void)?
     var onShare: ((ShareRequest) -> Void)?
+    /// Called with the presentation effects (open a sheet; the sheet page is ready, updated,
+    /// closing or navigating), for the presentation controller.
+    var onPresentationEffect: ((PageEffect) -> Void)?
+    /// Called when the page's receiver answered a host message (true: a subscriber took it).
+    var onDelivered: ((HostMessage, Bool) -> Void)?
     /// Called when the armed menu or the triggers changed (see `session`).
     var onMenusChanged: (() -> Void)?
     /// Called to start, or take away, a QR scan.
@@ -82,6 +87,8 @@ final class StudioPage {
         onShare = nil
         onStartQRScan = nil
         onMenusChanged = nil
+        onPresentationEffect = nil
+        onDelivered = nil
         onWithdrawQRScan = nil
         onWithdrawAlert = nil
         webkit_web_view_terminate_web_process(view)
@@ -185,6 +192,9 @@ final class StudioPage {
         handle(.mediaIntakeFinished(requestId: requestId, outcome: outcome, uploadedCount: uploadedCount))
     }
 
+    /// Feeds the page an event from the host side (the presentation controller's).
+    func apply(_ event: PageEvent) { handle(event) }
+
     // MARK: effects out
 
     private func handle(_ event: PageEvent) { _ = reduce(event) }
@@ -210,6 +220,8 @@ final class StudioPage {
             case .startQRScan(let requestId): onStartQRScan?(requestId)
             case .withdrawQRScan(let requestId): onWithdrawQRScan?(requestId)
             case .withdrawAlert(let alertId): onWithdrawAlert?(alertId)
+            case .openPresentation, .presentationReady, .presentationUpdated, .closePresentation, .navigateFromPresentation:
+                onPresentationEffect?(effect)
             }
         }
         onStateChanged?()
@@ -230,7 +242,10 @@ final class StudioPage {
             let accepted = value.map { jsc_value_is_boolean($0) != 0 && jsc_value_to_boolean($0) != 0 } ?? false
             unref(value)
             if error != nil { g_error_free(error) }
-            MainActor.assumeIsolated { box.page?.handle(.delivered(box.message, accepted: accepted)) }
+            MainActor.assumeIsolated {
+                box.page?.handle(.delivered(box.message, accepted: accepted))
+                box.page?.onDelivered?(box.message, accepted)
+            }
         }, box)
     }
 }
