@@ -19,6 +19,8 @@ final class PresentationController {
     private var shown: PresentationOpen?
     private var prewarmGeneration = 0
     private(set) var ready = false
+    /// Set while `mainChanged` runs: what it does changes main's state, which calls it again.
+    private var updating = false
     static let readyTimeout: UInt32 = 20_000
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
@@ -36,6 +38,9 @@ final class PresentationController {
 
     /// Called as main's state changes: prewarm when it becomes ready for presentations.
     func mainChanged() {
+        guard !updating else { return }
+        updating = true
+        defer { updating = false }
         let session = main.session
         let wanted = session.frontendReady && session.studioCapabilities.contains(.nativePresentations)
             && !(session.catalog?.isEmpty ?? true)
@@ -119,14 +124,16 @@ final class PresentationController {
 
     /// Drops the sheet page (after use, on /login, a failure or memory pressure).
     func discard() {
+        // State first: telling main re-enters `mainChanged`, which must see the page gone.
+        let page = sheetPage
+        sheetPage = nil
         ready = false
-        main.apply(.presentationAvailable(false))
-        if let page = sheetPage {
-            sheetPage = nil
+        prewarmGeneration += 1
+        if let page {
             page.close()
             g_object_unref(UnsafeMutableRawPointer(page.view))
         }
-        prewarmGeneration += 1
+        if main.session.presentationReadyToShow { main.apply(.presentationAvailable(false)) }
     }
 
     func close() {
