@@ -21,6 +21,8 @@ final class PresentationController {
     private(set) var ready = false
     /// Set while `mainChanged` runs: what it does changes main's state, which calls it again.
     private var updating = false
+    /// After `close`, nothing is prewarmed again.
+    private var closed = false
     static let readyTimeout: UInt32 = 20_000
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
@@ -38,7 +40,7 @@ final class PresentationController {
 
     /// Called as main's state changes: prewarm when it becomes ready for presentations.
     func mainChanged() {
-        guard !updating else { return }
+        guard !updating, !closed else { return }
         updating = true
         defer { updating = false }
         let session = main.session
@@ -63,6 +65,14 @@ final class PresentationController {
                 MainLoop.after(milliseconds: 50) { [weak self] in self?.sheet?.reveal(); self?.onChanged?() }
             } else {
                 self.dismiss()  // the sheet page refused it
+            }
+        }
+        page.onWebProcessTerminated = { [weak self] in
+            // A failed page is discarded; a fresh one is prewarmed (the sheet showing, if any, ends).
+            guard let self else { return }
+            MainLoop.after(milliseconds: 0) { [weak self] in
+                guard let self else { return }
+                if self.shown != nil { self.dismiss() } else { self.discard(); self.mainChanged() }
             }
         }
         sheetPage = page
@@ -137,6 +147,7 @@ final class PresentationController {
     }
 
     func close() {
+        closed = true
         sheet?.close()
         sheet = nil
         shown = nil

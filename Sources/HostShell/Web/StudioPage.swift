@@ -22,6 +22,9 @@ final class StudioPage {
     /// Called to make a haptic feedback visible, and to open the share panel.
     var onHaptic: ((HapticFeedback) -> Void)?
     var onShare: ((ShareRequest) -> Void)?
+    /// Called when the page's web process ended (crashed or was killed), for owners without
+    /// their own handler (the prewarmed sheet page).
+    var onWebProcessTerminated: (() -> Void)?
     /// Called with the presentation effects (open a sheet; the sheet page is ready, updated,
     /// closing or navigating), for the presentation controller.
     var onPresentationEffect: ((PageEffect) -> Void)?
@@ -60,6 +63,10 @@ final class StudioPage {
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { page.loadChanged(event) }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        cgtk_connect_process_terminated(view, { _, _, data in
+            let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { page.onWebProcessTerminated?() }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
         cgtk_connect_script_dialog(view, { _, dialog, data in
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated {
@@ -72,8 +79,21 @@ final class StudioPage {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
+    /// A page dropped without `close` (a bug) still stops its bridge, so no message can reach
+    /// the freed page.
+    isolated deinit {
+        guard !closed else { return }  // after close the view may be gone: nothing to undo
+        channel.close()
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private var closed = false
+
     /// Stops the bridge and every signal into this page; the caller drops the view.
     func close() {
+        guard !closed else { return }
+        closed = true
         channel.close()
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
@@ -89,6 +109,7 @@ final class StudioPage {
         onMenusChanged = nil
         onPresentationEffect = nil
         onDelivered = nil
+        onWebProcessTerminated = nil
         onWithdrawQRScan = nil
         onWithdrawAlert = nil
         webkit_web_view_terminate_web_process(view)
