@@ -9,13 +9,9 @@ import Testing
 struct ActionMenuTests {
     @Test("a trigger's menu reports the choice; closing reports dismissed; disabled items cannot be chosen")
     func triggerMenu() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let (app, home) = (live.app, live.home)
         _ = try app.state("screen=page", "negotiated=true")
         let listen = #"window.__menus = []; window.tilecastNativeReceiver = (m) => { window.__menus.push([m.type, m.payload.menuId, m.payload.actionId ?? null]); return true; }; true"#
         #expect(try app.ctl("eval", listen).status == 0)

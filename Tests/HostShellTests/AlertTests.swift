@@ -9,13 +9,9 @@ import Testing
 struct AlertTests {
     @Test("leaving an edited page asks natively; Keep Editing rolls the selection back, Discard leaves")
     func unsavedChanges() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--device", "phone", "--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--device", "phone", "--allow-eval"])
+        defer { live.finish() }
+        let (app, server) = (live.app, live.server)
         _ = try app.state("screen=page", "negotiated=true")
         #expect(try app.ctl("eval", #"history.pushState({}, "", "/screens/lobby-north/edit"); dispatchEvent(new PopStateEvent("popstate")); true"#).status == 0)
         _ = try app.state("navigation.selected=screens", "backBar.label=Screen")

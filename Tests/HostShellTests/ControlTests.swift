@@ -60,15 +60,29 @@ final class RunningApp {
         return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
     }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<100 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { stopProcess(process) }
 
     deinit { stop() }
+}
+
+/// The usual live setup: a reference server, saved in a throw-away home, and the app open on it
+/// with a control socket.
+struct LiveApp {
+    let home = TemporaryHome()
+    let server: ReferenceServer
+    let app: RunningApp
+
+    init(_ arguments: [String] = [], serverOptions: [String] = []) throws {
+        server = try ReferenceServer(extra: serverOptions)
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        app = try RunningApp(home: home, arguments: arguments)
+    }
+
+    func finish() {
+        app.stop()
+        server.stop()
+        home.remove()
+    }
 }
 
 /// Sends raw bytes to a Unix socket and reads what comes back until the peer closes or a
@@ -258,13 +272,9 @@ struct LiveFailureTests {
 
     @Test("a killed web process is reloaded; more than two deaths in 30 s give an error screen with Retry")
     func webProcessCrash() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
         _ = try app.state("screen=page", "negotiated=true")
         for death in 1...3 {
             #expect(try app.ctl("eval", "window.__before = \(death); true").status == 0)
@@ -291,13 +301,9 @@ struct LiveFailureTests {
 
     @Test("every document negotiates again; a document without config/get gets no native chrome")
     func renegotiationAndFallback() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--device", "phone", "--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--device", "phone", "--allow-eval"])
+        defer { live.finish() }
+        let (app, server) = (live.app, live.server)
         _ = try app.state("screen=page", "negotiated=true", "navigation.kind=tabs")
         // A full document load (not a route change): the new document negotiates on its own.
         #expect(try app.ctl("eval", #"window.__marker = 1; location.assign("/media"); true"#).status == 0)

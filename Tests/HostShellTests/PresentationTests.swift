@@ -9,13 +9,9 @@ import Testing
 struct PresentationTests {
     @Test("a prewarmed sheet opens at once, takes Studio's header, and dismissal ends it and prewarms again")
     func livePreview() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
         #expect(try app.ctl("eval", #"history.pushState({}, "", "/screens/lobby-north"); dispatchEvent(new PopStateEvent("popstate")); true"#).status == 0)
         _ = try app.state("backBar.label=Screens")

@@ -10,13 +10,9 @@ struct QRTests {
 
     @Test("a picture of a code is decoded and sent; a picture without one keeps the scan open; cancel reports cancelled")
     func scanFromPicture() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
         _ = try app.state("screen=page", "negotiated=true")
         let listen = #"window.__results = []; window.tilecastNativeReceiver = (m) => { window.__results.push(m.payload); return true; }; true"#
         #expect(try app.ctl("eval", listen).status == 0)

@@ -28,13 +28,7 @@ final class ReferenceServer {
 
     var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<100 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { stopProcess(process) }
 
     deinit {
         guard process.isRunning else { return }
@@ -46,6 +40,15 @@ final class ReferenceServer {
 }
 
 /// A private configuration, data and cache home for one test.
+/// Ends a child process: SIGTERM, up to 5 s to go, then SIGKILL.
+func stopProcess(_ process: Process) {
+    guard process.isRunning else { return }
+    process.terminate()
+    for _ in 0..<100 where process.isRunning { usleep(50_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+}
+
 struct TemporaryHome {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-home-\(UUID().uuidString)")
     var environment: [String: String] {

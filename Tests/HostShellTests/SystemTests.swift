@@ -13,13 +13,9 @@ struct SystemTests {
 
     @Test("haptic feedback is recorded per kind; the share panel copies the link and reports the choice")
     func hapticsAndShare() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let server = try ReferenceServer()
-        defer { server.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
-        defer { app.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let (app, server) = (live.app, live.server)
         _ = try app.state("screen=page", "negotiated=true")
         try Self.post(app, "system/haptic", #"{feedback: "warning"}"#)
         try Self.post(app, "system/haptic", #"{feedback: "unknown-kind"}"#)
