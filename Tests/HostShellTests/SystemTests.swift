@@ -43,3 +43,33 @@ struct SystemTests {
         #expect((own["error"] as? [String: Any])?["code"] as? String == "unavailable")
     }
 }
+
+@Suite("Bridge event log (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct BridgeLogLiveTests {
+    @Test("--bridge-log records both directions with replies and latency, and no credential")
+    func log() throws {
+        let logs = TemporaryHome()
+        defer { logs.remove() }
+        try FileManager.default.createDirectory(at: logs.root, withIntermediateDirectories: true)
+        let file = logs.root.appendingPathComponent("bridge.log")
+        let live = try LiveApp(["--allow-eval", "--bridge-log", file.path])
+        defer { live.finish() }
+        _ = try live.app.state("screen=page", "negotiated=true")
+        #expect(try live.app.ctl("tap", "media").status == 0)
+        _ = try live.app.state("navigation.selected=media")
+        try SystemTests.post(live.app, "system/share", #"{text: "pairing tc_pair_0042"}"#)
+        usleep(400_000)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let entries = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(entries.count == lines.count && !entries.isEmpty, "one JSON object per line")
+        let types = entries.compactMap { ($0["message"] as? [String: Any])?["type"] as? String }
+        #expect(types.contains("config/get") && types.contains("navigation/request") && types.contains("navigation/state"))
+        #expect(entries.contains { $0["dir"] as? String == "host-to-studio" && $0["accepted"] as? Bool == true })
+        #expect(!lines.contains { $0.contains("tc_pair_0042") })
+        #expect(lines.contains { $0.contains("[redacted]") })
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+}

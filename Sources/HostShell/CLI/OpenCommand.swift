@@ -8,7 +8,7 @@ import Foundation
 /// screen shows, prints what the window shows as JSON and exits (0 when revealed) — headless if
 /// need be.
 enum OpenCommand {
-    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--check [--timeout SECONDS]]"
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--check [--timeout SECONDS]]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var id: String?
@@ -19,6 +19,7 @@ enum OpenCommand {
         var allowEval = false
         var credentialStore = "auto"
         var openURL: String?
+        var bridgeLog: String?
         var timeout = 30.0
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -36,6 +37,11 @@ enum OpenCommand {
                 }
                 control = value
             case "--allow-eval": allowEval = true
+            case "--bridge-log":
+                guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+                    throw UsageError("--bridge-log takes the file to append the bridge's messages to")
+                }
+                bridgeLog = value
             case "--open-url":
                 guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--open-url takes a tilecast-ios:// link") }
                 openURL = value
@@ -79,6 +85,10 @@ enum OpenCommand {
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
+            if let bridgeLog {
+                do throws(UsageError) { BridgeLogFile.current = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
+            }
+            defer { BridgeLogFile.current?.close() }
             let credentials: CredentialStore
             do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")

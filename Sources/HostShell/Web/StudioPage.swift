@@ -175,6 +175,7 @@ final class StudioPage {
     private func receive(_ text: String) -> String {
         messagesReceived += 1
         onMessageArrived?()
+        let started = monotonicSeconds()
         var reply: Reply = .failure(id: nil, code: .unavailable)
         let event: PageEvent
         switch StudioMessageDecoder.decode(text, context: session.context) {
@@ -184,6 +185,8 @@ final class StudioPage {
         for effect in reduce(event) {
             if case .reply(let r) = effect { reply = r }
         }
+        BridgeLogFile.current?.write(BridgeLog.inbound(at: wallClockSeconds(), context: session.context, text: text, reply: reply,
+                                                        latencyMicroseconds: (monotonicSeconds() - started) * 1e6))
         return reply.text
     }
 
@@ -255,7 +258,7 @@ final class StudioPage {
         g_variant_dict_insert_value(dict, "message", g_variant_new_string(message.envelope.text))
         let arguments = g_variant_dict_end(dict)
         g_variant_dict_unref(dict)
-        let box = Unmanaged.passRetained(DeliveryBox(page: self, message: message)).toOpaque()
+        let box = Unmanaged.passRetained(DeliveryBox(page: self, message: message, sent: monotonicSeconds())).toOpaque()
         webkit_web_view_call_async_javascript_function(view, BridgeScripts.receiverCall, -1, arguments, nil, nil, nil, { source, result, data in
             let box = Unmanaged<DeliveryBox>.fromOpaque(data!).takeRetainedValue()
             var error: UnsafeMutablePointer<GError>? = nil
@@ -264,6 +267,10 @@ final class StudioPage {
             unref(value)
             if error != nil { g_error_free(error) }
             MainActor.assumeIsolated {
+                if let page = box.page {
+                    BridgeLogFile.current?.write(BridgeLog.outbound(at: wallClockSeconds(), context: page.session.context, message: box.message,
+                                                                     accepted: accepted, latencyMicroseconds: (monotonicSeconds() - box.sent) * 1e6))
+                }
                 box.page?.handle(.delivered(box.message, accepted: accepted))
                 box.page?.onDelivered?(box.message, accepted)
             }
@@ -281,5 +288,6 @@ private final class EvaluationBox {
 private final class DeliveryBox {
     weak var page: StudioPage?
     let message: HostMessage
-    @MainActor init(page: StudioPage, message: HostMessage) { self.page = page; self.message = message }
+    let sent: Double
+    @MainActor init(page: StudioPage, message: HostMessage, sent: Double) { self.page = page; self.message = message; self.sent = sent }
 }

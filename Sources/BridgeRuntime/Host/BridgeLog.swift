@@ -1,0 +1,52 @@
+/// The bridge event log (`open --bridge-log FILE`): one JSON line per message in either direction,
+/// with its time, the page context, the reply or delivery, and the latency. Credential-like values
+/// never reach the log: strings carrying a Tilecast credential marker, and values under
+/// credential-named keys, are replaced by "[redacted]".
+public enum BridgeLog {
+    public static let redacted = "[redacted]"
+
+    /// Keys whose values are secrets wherever they appear. (The share rule's wider list also
+    /// names `code` and `sig`, which in the bridge's own messages are an error code and nothing
+    /// secret; a credential inside such a value is still caught by its marker.)
+    static let secretKeys: Set<String> = [
+        "access_token", "refresh_token", "id_token", "token", "password", "passwd", "secret", "client_secret",
+        "api_key", "apikey", "x-api-key", "authorization", "credential", "credentials", "bearer", "code_verifier",
+        "session", "sessionid", "session_id", "csrf", "csrf_token",
+    ]
+
+    /// A message Studio posted (its raw text, parsed when it is JSON) and the reply it got.
+    public static func inbound(at time: Double, context: HostContext, text: String, reply: Reply, latencyMicroseconds: Double) -> String {
+        let message: JSONValue = (try? JSONParser.parse(text, maxDepth: 16)).map(redact)
+            ?? .string(SharePolicy.containsCredentialMarker(text) ? redacted : String(text.prefix(512)))
+        return line(["t": .number(time), "dir": "studio-to-host", "context": .string(context.rawValue), "message": message,
+                     "reply": redact(reply.json), "latencyUs": .number((latencyMicroseconds * 10).rounded() / 10)])
+    }
+
+    /// A message the host sent, and whether a subscriber took it.
+    public static func outbound(at time: Double, context: HostContext, message: HostMessage, accepted: Bool, latencyMicroseconds: Double) -> String {
+        line(["t": .number(time), "dir": "host-to-studio", "context": .string(context.rawValue),
+              "message": redact(message.envelope.json), "accepted": .bool(accepted),
+              "latencyUs": .number((latencyMicroseconds * 10).rounded() / 10)])
+    }
+
+    private static func line(_ object: JSONObject) -> String { JSONWriter.string(.object(object)) }
+
+    /// The value with every credential-like part replaced.
+    public static func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text):
+            return SharePolicy.containsCredentialMarker(text) ? .string(redacted) : value
+        case .array(let items):
+            return .array(items.map(redact))
+        case .object(let object):
+            var out = JSONObject(capacity: object.count)
+            for member in object.members {
+                let sensitive = secretKeys.contains(member.key.lowercased())
+                out.appendUnique(member.key, sensitive ? .string(redacted) : redact(member.value))
+            }
+            return .object(out)
+        default:
+            return value
+        }
+    }
+}
