@@ -22,11 +22,12 @@ struct SignInFlowTests {
         let home = TemporaryHome()
         let server: ReferenceServer
         let app: RunningApp
-        var serverId: String { "reference-studio" }
+        /// Unique per test: suites run in parallel and share the test session's keyring, whose
+        /// items are keyed by server id.
+        let serverId = "studio-" + String(UInt32.random(in: .min ... .max), radix: 16)
 
         init(serverOptions: [String], store: String = SignInFlowTests.defaultStore, appOptions: [String] = []) throws {
-            SignInFlowTests.forgetKeyring(["reference-studio"])
-            server = try ReferenceServer(extra: ["--require-sign-in"] + serverOptions)
+            server = try ReferenceServer(extra: ["--require-sign-in", "--organization", serverId] + serverOptions)
             #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
             app = try RunningApp(home: home, arguments: ["--credential-store", store, "--allow-eval"] + appOptions)
         }
