@@ -8,8 +8,8 @@ struct ControlRequestTests {
         #expect(try ControlRequest.decode(#"{"command":"state","id":7}"#).get() == ControlRequest(id: 7, command: .state))
         #expect(try ControlRequest.decode(#"{"command":"tap","destination":"media"}"#).get().command == .tap(destination: "media"))
         #expect(try ControlRequest.decode(#"{"command":"switch-server","server":"north"}"#).get().command == .switchServer(id: "north"))
-        #expect(try ControlRequest.decode(#"{"command":"snapshot","path":"/tmp/a.png","target":"page"}"#).get().command
-            == .snapshot(path: "/tmp/a.png", target: .page))
+        #expect(try ControlRequest.decode(#"{"command":"snapshot","path":"/screenshots/a.png","target":"page"}"#).get().command
+            == .snapshot(path: "/screenshots/a.png", target: .page))
         let wait = try ControlRequest.decode(#"{"command":"wait","until":{"screen":"page"},"timeout":2.5}"#).get()
         #expect(wait.command == .wait(until: StatePredicate(["screen": "page"]), timeout: 2.5))
     }
@@ -46,7 +46,7 @@ struct ControlRequestTests {
         let wait = try ControlRequest.line(fromArguments: ["wait", "screen=page", "negotiated=true", "n=3", "--timeout", "4"])
         #expect(try ControlRequest.decode(wait).get().command
             == .wait(until: StatePredicate(["screen": "page", "negotiated": true, "n": 3]), timeout: 4))
-        #expect(try ControlRequest.line(fromArguments: ["snapshot", "/tmp/x.png", "--page"]).contains(#""target":"page""#))
+        #expect(try ControlRequest.line(fromArguments: ["snapshot", "/screenshots/x.png", "--page"]).contains(#""target":"page""#))
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["tap"]) }
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["wait", "=x"]) }
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["state", "extra"]) }

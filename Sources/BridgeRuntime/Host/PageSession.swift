@@ -135,8 +135,8 @@ public struct PageSession: Sendable, Equatable {
     public private(set) var qrScanRequestId: String?
     /// The alert showing for this page, if any: only one at a time, only a button press ends it.
     public private(set) var alert: AlertRequest?
-    /// Effects a reply also asks for (alerts, haptics, share), in order.
-    private var alertEffects: [PageEffect] = []
+    /// Effects an event asks for beside its reply (alerts, haptics, share, QR, menus, sheets, deep links), in order.
+    private var extraEffects: [PageEffect] = []
     /// The media intake in progress (one at a time), by request id.
     public private(set) var mediaIntakeRequestId: String?
 
@@ -167,9 +167,9 @@ public struct PageSession: Sendable, Equatable {
         let before = nativeChrome
         signedOutReported = false
         startIntake = nil
-        alertEffects = []
+        extraEffects = []
         var effects = handle(event)
-        effects += alertEffects
+        effects += extraEffects
         if signedOutReported { effects.append(.studioSignedOut) }
         if let startIntake { effects.append(.startMediaIntake(startIntake)) }
         let after = nativeChrome
@@ -184,15 +184,15 @@ public struct PageSession: Sendable, Equatable {
             if armedMenu != nil || !triggers.isEmpty {
                 armedMenu = nil
                 triggers = [:]
-                alertEffects.append(.menusChanged)
+                extraEffects.append(.menusChanged)
             }
             if let scan = qrScanRequestId {
                 qrScanRequestId = nil
-                alertEffects.append(.withdrawQRScan(requestId: scan))
+                extraEffects.append(.withdrawQRScan(requestId: scan))
             }
             if let alert {
                 self.alert = nil
-                alertEffects.append(.withdrawAlert(alertId: alert.alertId))
+                extraEffects.append(.withdrawAlert(alertId: alert.alertId))
             }
             documents += 1
             negotiated = false
@@ -389,7 +389,7 @@ public struct PageSession: Sendable, Equatable {
 
         case .haptic(let feedback):
             guard offered.contains(.systemHaptics) else { return .failure(id: id, code: .unavailable) }
-            if let feedback { alertEffects.append(.haptic(feedback)) }  // an unknown kind does nothing
+            if let feedback { extraEffects.append(.haptic(feedback)) }  // an unknown kind does nothing
             return .ok(id)
 
         case .share(let request):
@@ -398,50 +398,50 @@ public struct PageSession: Sendable, Equatable {
                 return .failure(id: id, code: .unavailable)
             }
             shareOpen = true
-            alertEffects.append(.showShare(request))
+            extraEffects.append(.showShare(request))
             return .ok(id)
 
         case .scanQR(let request):
             guard offered.contains(.systemQrScanner), qrScanRequestId == nil else { return .failure(id: id, code: .unavailable) }
             qrScanRequestId = request.requestId
-            alertEffects.append(.startQRScan(requestId: request.requestId))
+            extraEffects.append(.startQRScan(requestId: request.requestId))
             return .ok(id)
 
         case .alertPresent(let request):
             guard offered.contains(.nativeAlerts), alert == nil else { return .failure(id: id, code: .unavailable) }
             alert = request
-            alertEffects.append(.showAlert(request))
+            extraEffects.append(.showAlert(request))
             return .ok(id)
 
         case .alertCancel(let alertId):
             if let alert, alert.alertId == alertId {
                 self.alert = nil
-                alertEffects.append(.withdrawAlert(alertId: alertId))
+                extraEffects.append(.withdrawAlert(alertId: alertId))
             }
             return .ok(id)  // withdrawing what is not showing is ignored (§3)
 
         case .actionMenuArm(let menu):
             guard offered.contains(.nativeActionMenus) else { return .failure(id: id, code: .unavailable) }
             armedMenu = menu
-            alertEffects.append(.menusChanged)
+            extraEffects.append(.menusChanged)
             return .ok(id)
 
         case .actionMenuRegisterTrigger(let trigger):
             guard offered.contains(.nativeActionMenus) else { return .failure(id: id, code: .unavailable) }
             triggers[trigger.menu.menuId] = trigger
-            alertEffects.append(.menusChanged)
+            extraEffects.append(.menusChanged)
             return .ok(id)
 
         case .actionMenuDisarm(let menuId):
             // Withdrawing something that is not there is ignored (§3).
             if armedMenu?.menuId == menuId {
                 armedMenu = nil
-                alertEffects.append(.menusChanged)
+                extraEffects.append(.menusChanged)
             }
             return .ok(id)
 
         case .actionMenuUnregisterTrigger(let menuId):
-            if triggers.removeValue(forKey: menuId) != nil { alertEffects.append(.menusChanged) }
+            if triggers.removeValue(forKey: menuId) != nil { extraEffects.append(.menusChanged) }
             return .ok(id)
 
         case .mediaIntakeStatus:
@@ -463,25 +463,25 @@ public struct PageSession: Sendable, Equatable {
             guard offered.contains(.nativePresentations), studioCapabilities.contains(.nativePresentations),
                   presentationReadyToShow, presentationId == nil else { return .failure(id: id, code: .unavailable) }
             presentationId = request.presentationId
-            alertEffects.append(.openPresentation(request))
+            extraEffects.append(.openPresentation(request))
             return .ok(id)
 
         case .presentationReady:
-            alertEffects.append(.presentationReady)
+            extraEffects.append(.presentationReady)
             return .ok(id)
 
         case .presentationUpdate(let update):
             // A stale id (a sheet already gone, or another one) is ignored.
-            if update.presentationId == presentationId { alertEffects.append(.presentationUpdated(update)) }
+            if update.presentationId == presentationId { extraEffects.append(.presentationUpdated(update)) }
             return .ok(id)
 
         case .presentationClose(let closing):
-            if closing == presentationId { alertEffects.append(.closePresentation(presentationId: closing)) }
+            if closing == presentationId { extraEffects.append(.closePresentation(presentationId: closing)) }
             return .ok(id)
 
         case .presentationNavigate(let navigate):
             if navigate.presentationId == presentationId {
-                alertEffects.append(.navigateFromPresentation(presentationId: navigate.presentationId, path: navigate.path))
+                extraEffects.append(.navigateFromPresentation(presentationId: navigate.presentationId, path: navigate.path))
             }
             return .ok(id)
 

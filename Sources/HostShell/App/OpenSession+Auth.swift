@@ -35,7 +35,7 @@ extension OpenSession {
     }
 
     private var window: WidgetPointer? {
-        gtk_widget_get_root(view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+        windowOf(view.widget)
     }
 
     private func documentCommitted(_ uri: String) {

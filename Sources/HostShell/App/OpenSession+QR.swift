@@ -8,7 +8,7 @@ extension OpenSession {
     func connectQR() {
         page.onStartQRScan = { [weak self] requestId in
             guard let self else { return }
-            let parent = gtk_widget_get_root(self.view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+            let parent = windowOf(self.view.widget)
             self.qrScan = QRScanDialog(parent: parent) { [weak self] value in
                 guard let self else { return }
                 self.qrScan = nil

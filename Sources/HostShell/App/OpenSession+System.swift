@@ -14,7 +14,7 @@ extension OpenSession {
         }
         page.onShare = { [weak self] request in
             guard let self else { return }
-            let parent = gtk_widget_get_root(self.view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+            let parent = windowOf(self.view.widget)
             self.sharePanel = SharePanel(request, parent: parent) { [weak self] choice in
                 guard let self else { return }
                 self.sharePanel = nil

@@ -21,7 +21,7 @@ extension OpenSession {
             chosen(paths)
             return
         }
-        let parent = gtk_widget_get_root(view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+        let parent = windowOf(view.widget)
         fileChooser = FileChooser(title: "Upload to \(record.name)", parent: parent, kinds: request.kinds,
                                   multiple: request.multiple, done: chosen)
     }

@@ -63,7 +63,7 @@ final class OpenSession {
         connectQR()
         connectMenus()
         presentations = PresentationController(main: page, networkSession: networkSession, device: device) { [weak self] in
-            self.flatMap { gtk_widget_get_root($0.view.widget) }.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+            self.flatMap { windowOf($0.view.widget) }
         }
         presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
     }
@@ -81,7 +81,7 @@ final class OpenSession {
     private func connectAlerts() {
         page.onShowAlert = { [weak self] request in
             guard let self else { return }
-            let parent = gtk_widget_get_root(self.view.widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+            let parent = windowOf(self.view.widget)
             self.alertDialog = AlertDialog(request, parent: parent) { [weak self] actionId in
                 self?.alertDialog = nil
                 self?.page.answerAlert(request.alertId, actionId: actionId)

@@ -141,7 +141,10 @@ final class PresentationController {
         prewarmGeneration += 1
         if let page {
             page.close()
-            g_object_unref(UnsafeMutableRawPointer(page.view))
+            // Let go of the view once WebKit has finished with this turn of the loop (the page
+            // may be discarded from inside one of its own signals).
+            let view = UnsafeMutableRawPointer(page.view)
+            MainLoop.after(milliseconds: 0) { g_object_unref(view) }
         }
         if main.session.presentationReadyToShow { main.apply(.presentationAvailable(false)) }
     }

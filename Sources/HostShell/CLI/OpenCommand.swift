@@ -33,7 +33,7 @@ enum OpenCommand {
             case "--check": check = true
             case "--control":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
-                    throw UsageError("--control takes the path of the Unix socket to serve, e.g. /tmp/hostshell.sock")
+                    throw UsageError("--control takes the path of the Unix socket to serve, e.g. $XDG_RUNTIME_DIR/hostshell.sock")
                 }
                 control = value
             case "--allow-eval": allowEval = true

@@ -21,7 +21,7 @@ final class AlertDialog {
     }
 
     private func present() {
-        let window: UnsafeMutablePointer<GtkWindow>? = parent.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        let window = asWindow(parent)
         let dialog = adw_message_dialog_new(window, request.title, request.message)!
         let message = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: AdwMessageDialog.self)
         for action in request.actions {

@@ -11,7 +11,7 @@ final class FileChooser {
 
     init(title: String, parent: WidgetPointer?, kinds: [MediaKind], multiple: Bool, done: @escaping @MainActor ([String]?) -> Void) {
         self.done = done
-        let window: UnsafeMutablePointer<GtkWindow>? = parent.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        let window = asWindow(parent)
         chooser = gtk_file_chooser_native_new(title, window, GTK_FILE_CHOOSER_ACTION_OPEN, "_Upload", "_Cancel")!
         gtk_native_dialog_set_modal(dialog, 1)
         gtk_file_chooser_set_select_multiple(chooser, multiple ? 1 : 0)

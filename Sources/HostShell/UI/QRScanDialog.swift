@@ -18,7 +18,7 @@ final class QRScanDialog {
     }
 
     private func ask(_ body: String) {
-        let window: UnsafeMutablePointer<GtkWindow>? = parent.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        let window = asWindow(parent)
         let dialog = adw_message_dialog_new(window, "Scan a QR Code", body)!
         let message = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: AdwMessageDialog.self)
         adw_message_dialog_add_response(message, "cancel", "_Cancel")

@@ -22,7 +22,7 @@ final class SharePanel {
     init(_ request: ShareRequest, parent: WidgetPointer?, chosen: @escaping @MainActor (String) -> Void) {
         self.request = request
         self.chosen = chosen
-        let window: UnsafeMutablePointer<GtkWindow>? = parent.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        let window = asWindow(parent)
         let body = [request.text, request.url].compactMap { $0 }.joined(separator: "\n")
         let dialog = adw_message_dialog_new(window, request.title ?? "Share", body)!
         let message = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: AdwMessageDialog.self)

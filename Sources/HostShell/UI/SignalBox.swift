@@ -35,6 +35,17 @@ func raw(_ widget: WidgetPointer) -> UnsafeMutableRawPointer { UnsafeMutableRawP
 func cast<T>(_ widget: WidgetPointer) -> UnsafeMutablePointer<T> { UnsafeMutableRawPointer(widget).assumingMemoryBound(to: T.self) }
 func cast(_ widget: WidgetPointer) -> OpaquePointer { OpaquePointer(widget) }
 
+/// The window `widget` is shown in, as the parent for dialogs, or nil while it is not in one.
+@MainActor
+func windowOf(_ widget: WidgetPointer) -> WidgetPointer? {
+    gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
+}
+
+/// A window widget as the `GtkWindow` pointer dialogs take for their parent.
+func asWindow(_ widget: WidgetPointer?) -> UnsafeMutablePointer<GtkWindow>? {
+    widget.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+}
+
 /// A destination as a list row: its symbolic icon (generic for unknown tokens) and its title.
 @MainActor
 func destinationRow(_ destination: Destination) -> WidgetPointer {
