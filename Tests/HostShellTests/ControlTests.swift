@@ -60,7 +60,19 @@ final class RunningApp {
         return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
     }
 
-    func stop() { stopProcess(process) }
+    private var stopped = false
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        // An app that crashed on its own says why in its log, which goes with the home.
+        if !process.isRunning && process.terminationReason == .uncaughtSignal {
+            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+            let lines = log.split(separator: "\n").filter { !$0.hasPrefix("0x0000") }
+            Issue.record("the app died of signal \(process.terminationStatus); its log ends:\n\(lines.suffix(40).joined(separator: "\n"))")
+        }
+        stopProcess(process)
+    }
 
     deinit { stop() }
 }
@@ -263,8 +275,12 @@ struct LiveFailureTests {
             let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
             for child in children.split(separator: " ").compactMap({ Int32($0) }) {
                 queue.append(child)
+                    // The web process itself, not the bwrap sandbox that launches it: WebKit aborts the
+                // app if a launcher dies before it has said which process it started, which no
+                // crash of a running page does.
                 let command = (try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? ""
-                if command.contains("WebKitWebProcess") { found.append(child) }
+                let program = command.split(separator: "\0", maxSplits: 1).first.map(String.init) ?? ""
+                if program.hasSuffix("/WebKitWebProcess") { found.append(child) }
             }
         }
         return found
@@ -277,6 +293,9 @@ struct LiveFailureTests {
         let app = live.app
         _ = try app.state("screen=page", "negotiated=true")
         for death in 1...3 {
+            // Both pages settled (the sheet page is prewarmed once main is ready): no process is
+            // being launched when they die.
+            _ = try app.state("presentation.ready=true")
             #expect(try app.ctl("eval", "window.__before = \(death); true").status == 0)
             let victims = Self.webProcesses(of: app.process.processIdentifier)
             #expect(!victims.isEmpty, "no web process found under the app")
@@ -294,6 +313,11 @@ struct LiveFailureTests {
         let failed = try app.state("screen=error")
         let status = try #require(failed["status"] as? [String: Any])
         #expect(status["title"] as? String == "Studio keeps stopping")
+        // The dead document's state is gone with it: nothing is prewarmed for it, and the error
+        // screen stays (a later state change once revealed the dead page).
+        usleep(1_500_000)
+        let still = try app.state("screen=error", "negotiated=false", "presentation.ready=false")
+        #expect((still["status"] as? [String: Any])?["title"] as? String == "Studio keeps stopping")
         // Retry (the control interface's reload) brings it back.
         #expect(try app.ctl("reload").status == 0)
         _ = try app.state("screen=page", "negotiated=true")

@@ -1,6 +1,7 @@
 /// Something that happened to one page (a web view with the bridge).
 public enum PageEvent: Sendable, Equatable {
-    /// A new main-frame document committed: every document negotiates again (§2).
+    /// A new main-frame document committed, or the shown one ended with its web process: every
+    /// document negotiates again (§2), and what the old one left open is gone.
     case documentCommitted
     /// A message from the page that passed decoding.
     case received(InboundMessage)

@@ -65,7 +65,7 @@ final class StudioPage {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         cgtk_connect_process_terminated(view, { _, _, data in
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { page.onWebProcessTerminated?() }
+            MainActor.assumeIsolated { page.webProcessEnded() }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         cgtk_connect_script_dialog(view, { _, dialog, data in
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
@@ -165,6 +165,14 @@ final class StudioPage {
         default:
             break
         }
+    }
+
+    /// The document died with its process: nothing of it is shown any more, and whatever it
+    /// negotiated or left open is gone, as with a new document.
+    private func webProcessEnded() {
+        loadFinished = false
+        handle(.documentCommitted)
+        onWebProcessTerminated?()
     }
 
     var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
