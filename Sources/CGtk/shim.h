@@ -62,6 +62,12 @@ static inline gulong cgtk_connect_process_terminated(WebKitWebView *view, CGtkPr
                                                      gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "web-process-terminated", G_CALLBACK(cb), data, destroy, 0);
 }
+/* GMemoryMonitor "low-memory-warning": the system is short of memory. */
+typedef void (*CGtkLowMemoryCallback)(GMemoryMonitor *monitor, GMemoryMonitorWarningLevel level, gpointer data);
+static inline gulong cgtk_connect_low_memory(GMemoryMonitor *monitor, CGtkLowMemoryCallback cb,
+                                             gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(monitor, "low-memory-warning", G_CALLBACK(cb), data, destroy, 0);
+}
 static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecidePolicyCallback cb,
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "decide-policy", G_CALLBACK(cb), data, destroy, 0);

@@ -12,6 +12,12 @@ struct ControlRequestTests {
             == .snapshot(path: "/screenshots/a.png", target: .page))
         let wait = try ControlRequest.decode(#"{"command":"wait","until":{"screen":"page"},"timeout":2.5}"#).get()
         #expect(wait.command == .wait(until: StatePredicate(["screen": "page"]), timeout: 2.5))
+        #expect(try ControlRequest.decode(#"{"command":"eval","script":"1"}"#).get().command == .eval(script: "1", inSheet: false))
+        #expect(try ControlRequest.decode(#"{"command":"eval","script":"1","page":"sheet"}"#).get().command == .eval(script: "1", inSheet: true))
+        #expect(try ControlRequest.decode(#"{"command":"memory-pressure"}"#).get().command == .memoryPressure)
+        let sheetEval = try ControlRequest.line(fromArguments: ["eval", "--sheet", "document.title"])
+        #expect(try ControlRequest.decode(sheetEval).get().command == .eval(script: "document.title", inSheet: true))
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["memory-pressure", "now"]) }
     }
 
     @Test("bad requests are refused with a reason, keeping a readable id", arguments: [
@@ -19,7 +25,7 @@ struct ControlRequestTests {
         (#"{"command":"fly"}"#, "unknown command"), (#"{"command":"tap"}"#, "needs \"destination\""),
         (#"{"command":"tap","destination":""}"#, "non-empty"), (#"{"command":"wait","until":{}}"#, "wait needs \"until\""),
         (#"{"command":"wait","until":{"a":1},"timeout":0}"#, "timeout"), (#"{"command":"wait","until":{"a":1},"timeout":601}"#, "timeout"),
-        (#"{"command":"snapshot","path":"rel.png"}"#, "absolute"), (#"{"command":"snapshot","path":"/a.png","target":"tab"}"#, "window or page"),
+        (#"{"command":"eval","script":"1","page":"tab"}"#, "main or sheet"), (#"{"command":"snapshot","path":"rel.png"}"#, "absolute"), (#"{"command":"snapshot","path":"/a.png","target":"tab"}"#, "window or page"),
     ])
     func refuses(_ line: String, _ reason: String) {
         guard case .failure(let failure) = ControlRequest.decode(line) else {

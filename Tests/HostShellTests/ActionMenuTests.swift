@@ -37,4 +37,36 @@ struct ActionMenuTests {
         let unknown = try app.ctl("menu-open", "nothing")
         #expect(unknown.status == 1 && unknown.error.contains("no menu \"nothing\""))
     }
+
+    @Test("the reference Studio's screen rows have native menus; Remove asks through a native alert first")
+    func referenceRowMenus() throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true")
+        #expect(try app.ctl("tap", "screens").status == 0)
+        let listed = try app.stateWhen("menus.triggers.2")
+        let triggers = (listed["menus"] as? [String: Any])?["triggers"] as? [String]
+        #expect(Set(triggers ?? []) == ["row-lobby-north", "row-cafeteria", "row-reception"])
+        // Reception's player cannot be restarted: the item is there, greyed.
+        #expect(try app.ctl("menu-open", "row-reception").status == 0)
+        let disabled = try app.ctl("menu", "restart")
+        #expect(disabled.status == 1 && disabled.error.contains("disabled"))
+        #expect(try app.ctl("menu", "remove").status == 0)
+        let asking = try app.stateWhen("alert")
+        let alert = try #require(asking["alert"] as? [String: Any])
+        #expect(alert["title"] as? String == "Remove Reception?")
+        #expect(try app.ctl("alert", "no").status == 0)  // kept
+        usleep(300_000)
+        #expect(try app.ctl("eval", #"document.getElementById("screen-list").dataset.count"#).result as? String == "3")
+        #expect(try app.ctl("menu-open", "row-reception").status == 0)
+        #expect(try app.ctl("menu", "remove").status == 0)
+        _ = try app.stateWhen("alert")
+        #expect(try app.ctl("alert", "yes").status == 0)
+        // Removed: the row and its trigger are gone, and the warning haptic was felt.
+        let after = try app.stateWhen("system.haptics.0")
+        #expect((after["system"] as? [String: Any])?["haptics"] as? [String] == ["warning"])
+        _ = try app.state("menus.triggers=[\"row-cafeteria\",\"row-lobby-north\"]")
+        #expect(try app.ctl("eval", #"document.getElementById("screen-list").dataset.count"#).result as? String == "2")
+    }
 }

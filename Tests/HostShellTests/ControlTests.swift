@@ -38,14 +38,20 @@ final class RunningApp {
         return (run.status, result, run.stderr)
     }
 
-    /// The state, polled until `key` (a dotted path) is present and not null.
+    /// The state, polled until `key` (a dotted path; numbers index arrays) is present and not null.
     func stateWhen(_ path: String, timeout: Double = 30) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let run = try HostShellBinary.run(["ctl", socket, "state"])
             if let state = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] {
                 var value: Any? = state
-                for key in path.split(separator: ".") { value = (value as? [String: Any])?[String(key)] }
+                for key in path.split(separator: ".") {
+                    if let array = value as? [Any], let index = Int(key) {
+                        value = array.indices.contains(index) ? array[index] : nil
+                    } else {
+                        value = (value as? [String: Any])?[String(key)]
+                    }
+                }
                 if let value, !(value is NSNull) { return state }
             }
             usleep(100_000)

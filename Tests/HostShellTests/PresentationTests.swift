@@ -36,3 +36,73 @@ struct PresentationTests {
         _ = try app.state("presentation.ready=true")  // prewarmed again for the next one
     }
 }
+
+/// The sheet on phone, sheets without a prewarmed page, and a sheet page's own native surface.
+@Suite("Presentations: phone, on demand, memory pressure (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct PresentationHostingTests {
+    @Test("on phone the sheet rises inside the window; a dialog in it makes it full size; its menu and haptics reach the app")
+    func phoneSheet() throws {
+        let live = try LiveApp(["--device", "phone", "--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
+        #expect(try app.ctl("tap", "screens").status == 0)
+        _ = try app.stateWhen("menus.triggers.2")  // one native menu per screen row
+        #expect(try app.ctl("menu-open", "row-lobby-north").status == 0)
+        #expect(try app.ctl("menu", "preview").status == 0)
+        let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.inWindow=true", "presentation.shown.size=compact")
+        let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
+        #expect(last["prewarmed"] as? Bool == true)
+        #expect((last["milliseconds"] as? Double ?? 0) > 0)
+        // The sheet's header menu (presentation/update's menu) and the sheet page's haptics.
+        #expect(try app.ctl("sheet-action", "restart").status == 0)
+        _ = try app.stateWhen("system.haptics.0")
+        // Studio's Schedule dialog needs room: the sheet goes full size while it shows.
+        #expect(try app.ctl("eval", "--sheet", #"document.getElementById("schedule").click(); true"#).status == 0)
+        _ = try app.state("presentation.shown.size=full")
+        #expect(try app.ctl("eval", "--sheet", #"document.getElementById("schedule-close").click(); true"#).status == 0)
+        _ = try app.state("presentation.shown.size=compact")
+        #expect(try app.ctl("sheet-dismiss").status == 0)
+        _ = try app.state("presentation.shown=null", "presentation.ready=true")
+    }
+
+    @Test("memory pressure discards the prewarmed page; sheets then load on demand behind the loading mark")
+    func memoryPressure() throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true", "presentation.prewarming=true")
+        #expect(try app.ctl("memory-pressure").status == 0)
+        _ = try app.state("presentation.ready=false", "presentation.prewarming=false")
+        // Still offered: the page loads when a sheet is asked for.
+        #expect(try app.ctl("tap", "screens").status == 0)
+        _ = try app.stateWhen("menus.triggers.0")
+        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
+        #expect(try app.ctl("menu", "preview").status == 0)
+        let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria", "presentation.shown.inWindow=false")
+        let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
+        #expect(last["prewarmed"] as? Bool == false)
+        #expect(try app.ctl("sheet-dismiss").status == 0)
+        // No prewarm during the pause after pressure.
+        usleep(1_000_000)
+        _ = try app.state("presentation.shown=null", "presentation.ready=false", "presentation.prewarming=false")
+    }
+
+    @Test("--no-prewarm never keeps a second page, and sheets still open")
+    func noPrewarm() throws {
+        let live = try LiveApp(["--no-prewarm", "--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", "presentation.prewarming=false")
+        usleep(1_000_000)
+        _ = try app.state("presentation.ready=false")
+        #expect(try app.ctl("eval", #"history.pushState({}, "", "/screens/reception"); dispatchEvent(new PopStateEvent("popstate")); true"#).status == 0)
+        _ = try app.state("backBar.label=Screens")
+        #expect(try app.ctl("eval", #"document.getElementById("preview").click(); true"#).status == 0)
+        _ = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Reception")
+        #expect(try app.ctl("sheet-dismiss").status == 0)
+        _ = try app.state("presentation.shown=null", "presentation.ready=false")
+    }
+}

@@ -30,6 +30,8 @@ public enum ControlCommand: Sendable, Equatable {
     /// Press a header action of the shown sheet; dismiss it (Close).
     case sheetAction(actionId: String)
     case sheetDismiss
+    /// Act as if the system had reported memory pressure (machines without a memory monitor).
+    case memoryPressure
     /// Open a deep link as the desktop would (`tilecast-ios://open?…`).
     case openURL(String)
     /// Answer the open QR scan: a value, a picture to decode, or cancel.
@@ -47,14 +49,15 @@ public enum ControlCommand: Sendable, Equatable {
     case refreshCredential(times: Int)
     /// Run a script in the page world and answer with its JSON value (sessions started with
     /// `--allow-eval` only: tests, never production).
-    case eval(script: String)
+    /// `inSheet` runs it in the shown sheet's page instead of main's.
+    case eval(script: String, inSheet: Bool = false)
 
     public enum SnapshotTarget: String, Sendable, Equatable {
         case window, page
     }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "memory-pressure"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -118,6 +121,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "menu-close": return .menuClose
         case "sheet-action": return .sheetAction(actionId: try string("action"))
         case "sheet-dismiss": return .sheetDismiss
+        case "memory-pressure": return .memoryPressure
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
             if let image = object["image"]?.stringValue {
@@ -142,7 +146,10 @@ public struct ControlRequest: Sendable, Equatable {
             return .refreshCredential(times: times)
         case "tap": return .tap(destination: try string("destination"))
         case "switch-server": return .switchServer(id: try string("server"))
-        case "eval": return .eval(script: try string("script"))
+        case "eval":
+            let target = object["page"]?.stringValue ?? "main"
+            guard target == "main" || target == "sheet" else { throw ControlError("eval \"page\" is main or sheet") }
+            return .eval(script: try string("script"), inSheet: target == "sheet")
         case "snapshot":
             let target: ControlCommand.SnapshotTarget
             if let raw = object["target"] {
@@ -177,7 +184,7 @@ public struct ControlRequest: Sendable, Equatable {
 extension ControlRequest {
     /// `hostshell ctl`'s words as a request line: `state`, `tap DEST`, `back`, `switch-server ID`,
     /// `reload`, `wait PATH=VALUE… [--timeout S]` (VALUE is JSON when it parses as JSON, else a
-    /// string), `snapshot PATH [--page]`, `eval SCRIPT`, or a whole JSON request as one word.
+    /// string), `snapshot PATH [--page]`, `eval [--sheet] SCRIPT`, or a whole JSON request as one word.
     public static func line(fromArguments arguments: [String]) throws(ControlError) -> String {
         guard let name = arguments.first else { throw ControlError("name a command: \(ControlCommand.names.joined(separator: ", "))") }
         if name.hasPrefix("{") { return name }
@@ -195,7 +202,7 @@ extension ControlRequest {
         case "open-url": try one("url", "the tilecast-ios:// link")
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
-        case "menu-close", "sheet-dismiss":
+        case "menu-close", "sheet-dismiss", "memory-pressure":
             guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
         case "sheet-action": try one("action", "the header action's id")
         case "scan":
@@ -210,7 +217,12 @@ extension ControlRequest {
             guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
         case "tap": try one("destination", "the destination id")
         case "switch-server": try one("server", "the saved server's id")
-        case "eval": try one("script", "the script")
+        case "eval":
+            if rest.first == "--sheet" {
+                object["page"] = "sheet"
+                rest.removeFirst()
+            }
+            try one("script", "the script (after --sheet to run it in the shown sheet's page)")
         case "snapshot":
             if let index = rest.firstIndex(of: "--page") {
                 rest.remove(at: index)

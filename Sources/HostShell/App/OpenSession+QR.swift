@@ -5,14 +5,13 @@ import CGtk
 /// no camera here), and the text goes back as `system/qr-scan-result`. The control interface can
 /// answer with a value or an image instead of a person.
 extension OpenSession {
-    func connectQR() {
-        page.onStartQRScan = { [weak self] requestId in
-            guard let self else { return }
-            let parent = windowOf(self.view.widget)
-            self.qrScan = QRScanDialog(parent: parent) { [weak self] value in
+    func connectQR(_ page: StudioPage) {
+        page.onStartQRScan = { [weak self, weak page] requestId in
+            guard let self, let page else { return }
+            self.qrScan = QRScanDialog(parent: page.window) { [weak self, weak page] value in
                 guard let self else { return }
                 self.qrScan = nil
-                self.page.finishQRScan(requestId, value: value)
+                page?.finishQRScan(requestId, value: value)
                 self.onScreenChanged?()
             }
             self.onScreenChanged?()

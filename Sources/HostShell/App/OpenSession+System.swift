@@ -4,7 +4,7 @@ import CGtk
 /// Haptics and share: feedback made visible in the chrome and recorded; the share panel for
 /// content that passed the refusal rules, and what was chosen in it.
 extension OpenSession {
-    func connectSystem() {
+    func connectSystem(_ page: StudioPage) {
         page.onHaptic = { [weak self] feedback in
             guard let self else { return }
             self.view.pulse(feedback)
@@ -12,15 +12,15 @@ extension OpenSession {
             if self.haptics.count > 20 { self.haptics.removeFirst() }
             self.onScreenChanged?()
         }
-        page.onShare = { [weak self] request in
-            guard let self else { return }
-            let parent = windowOf(self.view.widget)
-            self.sharePanel = SharePanel(request, parent: parent) { [weak self] choice in
+        page.onShare = { [weak self, weak page] request in
+            guard let self, let page else { return }
+            let parent = page.window
+            self.sharePanel = SharePanel(request, parent: parent) { [weak self, weak page] choice in
                 guard let self else { return }
                 self.sharePanel = nil
                 self.lastShare = ["choice": .string(choice), "title": request.title.map(JSONValue.string) ?? .null,
                                   "text": request.text.map(JSONValue.string) ?? .null, "url": request.url.map(JSONValue.string) ?? .null]
-                self.page.shareClosed()
+                page?.shareClosed()
                 self.onScreenChanged?()
             }
             self.onScreenChanged?()

@@ -39,7 +39,7 @@ final class OpenSession {
     var onNotice: ((String) -> Void)?
 
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
-         networkSession: NetworkSessionPointer) {
+         networkSession: NetworkSessionPointer, prewarmSheets: Bool = true) {
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
@@ -58,14 +58,19 @@ final class OpenSession {
         connectSignals()
         connectAuth()
         connectUploads()
-        connectAlerts()
-        connectSystem()
-        connectQR()
+        connectAlerts(page)
+        connectSystem(page)
+        connectQR(page)
         connectMenus()
-        presentations = PresentationController(main: page, networkSession: networkSession, device: device) { [weak self] in
-            self.flatMap { windowOf($0.view.widget) }
-        }
+        presentations = PresentationController(main: page, networkSession: networkSession, device: device,
+                                               anchor: view.widget, prewarms: prewarmSheets)
         presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
+        // A sheet page has the same native surface as main: its alerts, share, haptics and scans.
+        presentations.onPageMade = { [weak self] sheetPage in
+            self?.connectAlerts(sheetPage)
+            self?.connectSystem(sheetPage)
+            self?.connectQR(sheetPage)
+        }
     }
 
     private func connectMenus() {
@@ -78,13 +83,12 @@ final class OpenSession {
         view.menus.onDismiss = { [weak self] menuId in self?.page.menuDismissed(menuId) }
     }
 
-    private func connectAlerts() {
-        page.onShowAlert = { [weak self] request in
-            guard let self else { return }
-            let parent = windowOf(self.view.widget)
-            self.alertDialog = AlertDialog(request, parent: parent) { [weak self] actionId in
+    private func connectAlerts(_ page: StudioPage) {
+        page.onShowAlert = { [weak self, weak page] request in
+            guard let self, let page else { return }
+            self.alertDialog = AlertDialog(request, parent: page.window) { [weak self, weak page] actionId in
                 self?.alertDialog = nil
-                self?.page.answerAlert(request.alertId, actionId: actionId)
+                page?.answerAlert(request.alertId, actionId: actionId)
             }
             self.onScreenChanged?()
         }
@@ -97,6 +101,10 @@ final class OpenSession {
     }
 
     func start() { verifyAndLoad() }
+
+    /// The page the person is looking at, and its menus: a sheet's while one shows, else main's.
+    var activePage: StudioPage { presentations.shownPage ?? page }
+    var activeMenus: ActionMenuLayer { presentations.shownMenus ?? view.menus }
 
     /// Ends the session before it is dropped: no signal reaches it or its page any more, and the
     /// page's web process goes with its view. Website data stays on disk for the next visit.

@@ -5,40 +5,63 @@ import CGtk
 /// is ready with a catalog and Studio asked for presentations, one sheet page is prewarmed at
 /// `/__native/modal` on main's network session (same sign-in); it negotiates as `presentation`
 /// and says `presentation/ready` (within 20 s, or it is discarded). `presentation/open` shows the
-/// sheet at once with the loading mark and sends `presentation/show`; a refusal or any dismissal
-/// sends `presentation/dismissed` to the sheet page and `presentation/ended` to main, and a fresh
-/// page is prewarmed for the next one.
+/// sheet at once with the loading mark and sends `presentation/show`; the mark goes once Studio
+/// has painted. A refusal or any dismissal sends `presentation/dismissed` to the sheet page and
+/// `presentation/ended` to main, and a fresh page is prewarmed for the next one.
+///
+/// Without prewarming (`--no-prewarm`, or for a minute after the system reported memory
+/// pressure, which discards the prewarmed page) sheets still open: the page loads when one is
+/// asked for, behind the same loading mark, which is slower but keeps a web process less.
 @MainActor
 final class PresentationController {
     private let main: StudioPage
     private let networkSession: NetworkSessionPointer
     private let device: DeviceProfile
-    private let parent: () -> WidgetPointer?
+    /// The main view's root: phone sheets rise over it; its window is the parent of the others.
+    private let anchor: WidgetPointer
     private var sheetPage: StudioPage?
-    private var sheet: SheetWindow?
+    private var sheet: SheetHost?
     private var shown: PresentationOpen?
+    private var shownSize = PresentationSize.full
+    /// Set while a sheet opened without a ready page waits for `presentation/ready`.
+    private var showWhenReady = false
     private var prewarmGeneration = 0
     private(set) var ready = false
     /// Set while `mainChanged` runs: what it does changes main's state, which calls it again.
     private var updating = false
     /// After `close`, nothing is prewarmed again.
     private var closed = false
+    private let prewarms: Bool
+    /// Prewarming pauses until then (monotonic seconds) after memory pressure.
+    private var pressureUntil = 0.0
     static let readyTimeout: UInt32 = 20_000
+    static let pressurePause = 60.0
+    /// When the shown sheet was asked for, and how long the last one took to show Studio's paint.
+    private var openedAt = 0.0
+    private(set) var lastOpen: (milliseconds: Double, prewarmed: Bool)?
+    private var openedPrewarmed = false
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
+    /// Called with each sheet page made, to give it the session's native surface.
+    var onPageMade: ((StudioPage) -> Void)?
 
-    init(main: StudioPage, networkSession: NetworkSessionPointer, device: DeviceProfile, parent: @escaping () -> WidgetPointer?) {
+    init(main: StudioPage, networkSession: NetworkSessionPointer, device: DeviceProfile, anchor: WidgetPointer, prewarms: Bool) {
         self.main = main
         self.networkSession = networkSession
         self.device = device
-        self.parent = parent
+        self.anchor = anchor
+        self.prewarms = prewarms
         main.onPresentationEffect = { [weak self] effect in
             guard let self, case .openPresentation(let request) = effect else { return }
             self.open(request)
         }
+        MemoryPressure.shared.watch(self) { [weak self] in self?.memoryPressure() }
     }
 
-    /// Called as main's state changes: prewarm when it becomes ready for presentations.
+    private var prewarmingNow: Bool { prewarms && monotonicSeconds() >= pressureUntil }
+
+    /// Called as main's state changes: prewarm when it becomes ready for presentations (or, when
+    /// not prewarming, offer sheets that load on demand).
     func mainChanged() {
         guard !updating, !closed else { return }
         updating = true
@@ -46,11 +69,29 @@ final class PresentationController {
         let session = main.session
         let wanted = session.frontendReady && session.studioCapabilities.contains(.nativePresentations)
             && !(session.catalog?.isEmpty ?? true)
-        if wanted && sheetPage == nil { prewarm() }
-        if !wanted && sheetPage != nil && shown == nil { discard() }
+        if !wanted {
+            if sheetPage != nil && shown == nil { discard() }
+            return
+        }
+        if prewarmingNow {
+            if sheetPage == nil && shown == nil { sheetPage = makePage() }
+        } else if shown == nil && !session.presentationReadyToShow {
+            main.apply(.presentationAvailable(true))  // opens load the page then
+        }
     }
 
-    private func prewarm() {
+    /// The system is short of memory: drop the prewarmed page (not a sheet in use) and prewarm
+    /// again only after a pause. Sheets keep opening, on demand.
+    func memoryPressure() {
+        guard !closed else { return }
+        pressureUntil = monotonicSeconds() + Self.pressurePause
+        if shown == nil && sheetPage != nil { discard() }
+        mainChanged()
+        MainLoop.after(milliseconds: UInt32(Self.pressurePause * 1000) + 100) { [weak self] in self?.mainChanged() }
+        onChanged?()
+    }
+
+    private func makePage() -> StudioPage {
         prewarmGeneration += 1
         let generation = prewarmGeneration
         let page = StudioPage(networkSession: networkSession, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
@@ -61,12 +102,23 @@ final class PresentationController {
         page.onDelivered = { [weak self] message, accepted in
             guard let self, case .presentationShow(let id, _) = message, self.shown?.presentationId == id else { return }
             if accepted {
-                // Studio took the path: reveal once it has had a frame to paint.
-                MainLoop.after(milliseconds: 50) { [weak self] in self?.sheet?.reveal(); self?.onChanged?() }
+                // Studio took the path and drew it: reveal once that has been painted.
+                page.whenPainted { [weak self] in
+                    guard let self, self.shown?.presentationId == id, let sheet = self.sheet else { return }
+                    sheet.content.reveal()
+                    self.lastOpen = ((monotonicSeconds() - self.openedAt) * 1000, self.openedPrewarmed)
+                    self.onChanged?()
+                }
             } else {
                 self.dismiss()  // the sheet page refused it
             }
         }
+        page.onMenusChanged = { [weak self, weak page] in
+            guard let self, let page, self.sheetPage === page else { return }
+            self.sheet?.content.menus.update(armed: page.session.armedMenu, triggers: page.session.triggers)
+            self.onChanged?()
+        }
+        onPageMade?(page)
         page.onWebProcessTerminated = { [weak self] in
             // A failed page is discarded; a fresh one is prewarmed (the sheet showing, if any, ends).
             guard let self else { return }
@@ -75,23 +127,37 @@ final class PresentationController {
                 if self.shown != nil { self.dismiss() } else { self.discard(); self.mainChanged() }
             }
         }
-        sheetPage = page
         page.load(main.serverOrigin.description + "/__native/modal")
         MainLoop.after(milliseconds: Self.readyTimeout) { [weak self] in
-            guard let self, self.prewarmGeneration == generation, !self.ready, self.shown == nil else { return }
-            printError("hostshell: the presentation page was not ready within 20 s; sheets are unavailable until it is")
-            self.discard()
+            guard let self, self.prewarmGeneration == generation, !self.ready else { return }
+            if self.showWhenReady {
+                printError("hostshell: the presentation page was not ready within 20 s; the sheet is closed")
+                self.dismiss()
+            } else if self.shown == nil {
+                printError("hostshell: the presentation page was not ready within 20 s; sheets are unavailable until it is")
+                self.discard()
+            }
         }
+        return page
     }
 
     private func sheetEffect(_ effect: PageEffect) {
         switch effect {
         case .presentationReady:
-            ready = true
-            main.apply(.presentationAvailable(true))
+            if let request = shown, showWhenReady {
+                showWhenReady = false  // opened on demand: now it can be shown
+                sheetPage?.apply(.showPresentation(presentationId: request.presentationId, path: request.path))
+            } else if shown == nil {
+                ready = true
+                main.apply(.presentationAvailable(true))
+            }
         case .presentationUpdated(let update):
-            if let header = update.header { sheet?.apply(header: header) }
-            sheet?.apply(size: update.size, dismissible: update.dismissible)
+            if let header = update.header { sheet?.content.apply(header: header) }
+            if let size = update.size, shown != nil {
+                shownSize = size
+                sheet?.apply(size: size)
+            }
+            if let dismissible = update.dismissible { sheet?.content.apply(dismissible: dismissible) }
         case .closePresentation:
             dismiss()
         case .navigateFromPresentation(_, let path):
@@ -104,25 +170,44 @@ final class PresentationController {
     }
 
     private func open(_ request: PresentationOpen) {
-        guard let page = sheetPage, ready else { return main.apply(.presentationEnded(presentationId: request.presentationId)) }
+        let warm = sheetPage != nil && ready
+        let page = sheetPage ?? makePage()
+        sheetPage = page
         shown = request
+        shownSize = request.size
+        openedAt = monotonicSeconds()
+        openedPrewarmed = warm
         ready = false
         main.apply(.presentationAvailable(false))
-        let sheet = SheetWindow(page: page, request: request, parent: parent())
-        sheet.onDismiss = { [weak self] in self?.dismiss() }
-        sheet.onAction = { [weak self] actionId in
+        if warm {
+            // Studio starts drawing while the sheet is built.
+            page.apply(.showPresentation(presentationId: request.presentationId, path: request.path))
+        } else {
+            showWhenReady = true  // still loading: shown when it says presentation/ready
+        }
+        let sheet = makeSheet(page: page, request: request)
+        sheet.content.menus.update(armed: page.session.armedMenu, triggers: page.session.triggers)
+        sheet.content.menus.onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
+        sheet.content.menus.onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
+        sheet.content.onDismiss = { [weak self] in self?.dismiss() }
+        sheet.content.onAction = { [weak self] actionId in
             guard let self, let id = self.shown?.presentationId else { return }
             self.sheetPage?.apply(.presentationAction(presentationId: id, actionId: actionId))
         }
         self.sheet = sheet
-        page.apply(.showPresentation(presentationId: request.presentationId, path: request.path))
         onChanged?()
+    }
+
+    private func makeSheet(page: StudioPage, request: PresentationOpen) -> SheetHost {
+        if device == .phone { return InWindowSheet(page: page, request: request, overlay: anchor) }
+        return SheetWindow(page: page, request: request, parent: windowOf(anchor))
     }
 
     /// Ends the shown sheet: dismissed to the sheet page, ended to main, and a fresh prewarm.
     func dismiss() {
         guard let request = shown else { return }
         shown = nil
+        showWhenReady = false
         sheetPage?.apply(.dismissPresentation(presentationId: request.presentationId))
         main.apply(.presentationEnded(presentationId: request.presentationId))
         sheet?.close()
@@ -151,6 +236,7 @@ final class PresentationController {
 
     func close() {
         closed = true
+        MemoryPressure.shared.forget(self)
         sheet?.close()
         sheet = nil
         shown = nil
@@ -162,8 +248,11 @@ final class PresentationController {
         ["ready": .bool(ready),
          "shown": shown.map { request in
              ["presentationId": .string(request.presentationId), "path": .string(request.path),
-              "title": .string(sheet?.titleText ?? request.title), "revealed": .bool(sheet?.isRevealed ?? false),
-              "dismissible": .bool(sheet?.isDismissible ?? request.dismissible)] } ?? .null]
+              "title": .string(sheet?.content.titleText ?? request.title), "revealed": .bool(sheet?.content.isRevealed ?? false),
+              "dismissible": .bool(sheet?.content.dismissible ?? request.dismissible),
+              "size": .string(shownSize.rawValue), "inWindow": .bool(sheet is InWindowSheet)] } ?? .null,
+         "prewarming": .bool(prewarmingNow),
+         "lastOpen": lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
     }
 
     /// The control interface: press a header action of the shown sheet.
@@ -174,5 +263,8 @@ final class PresentationController {
     }
 
     var isShowing: Bool { shown != nil }
-    var isDismissible: Bool { sheet?.isDismissible ?? false }
+    /// The page of the sheet shown, and its menus: what the person is looking at.
+    var shownPage: StudioPage? { shown != nil ? sheetPage : nil }
+    var shownMenus: ActionMenuLayer? { sheet?.content.menus }
+    var isDismissible: Bool { sheet?.content.dismissible ?? false }
 }

@@ -12,6 +12,8 @@ final class ShellApp {
     let device: DeviceProfile
     let inspector: Bool
     let credentials: CredentialStore
+    /// Whether sheets get a prewarmed page (`open --no-prewarm` loads them on demand).
+    let prewarmSheets: Bool
     /// Each server's network session, kept for the life of the app: switching away and back
     /// keeps even its session cookies (those a server sets without an expiry), as the phone app does.
     private var networkSessions: [String: NetworkSessionPointer] = [:]
@@ -21,13 +23,14 @@ final class ShellApp {
     private(set) var notices: [String] = []
 
     init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
-         credentials: CredentialStore) {
+         credentials: CredentialStore, prewarmSheets: Bool = true) {
         self.records = records
+        self.prewarmSheets = prewarmSheets
         self.device = device
         self.inspector = inspector
         self.credentials = credentials
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
-                              networkSession: ProfileSession.make(for: record.id))
+                              networkSession: ProfileSession.make(for: record.id), prewarmSheets: prewarmSheets)
         networkSessions[record.id] = session.networkSession
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
@@ -66,7 +69,7 @@ final class ShellApp {
         guard record.id != session.record.id else { return nil }
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
-                              networkSession: networkSession(for: record))
+                              networkSession: networkSession(for: record), prewarmSheets: prewarmSheets)
         attach(session)
         window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         previous.close()

@@ -22,7 +22,7 @@ enum ShellState {
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
         state["presentation"] = session.presentations.stateJSON
-        let menus = session.view.menus
+        let menus = session.activeMenus
         state["menus"] = ["armed": menus.armedMenuId.map(JSONValue.string) ?? .null,
                           "triggers": .array(menus.triggerIds.map(JSONValue.string)),
                           "open": menus.openMenuId.map(JSONValue.string) ?? .null]

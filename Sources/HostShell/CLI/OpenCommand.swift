@@ -8,7 +8,7 @@ import Foundation
 /// screen shows, prints what the window shows as JSON and exits (0 when revealed) — headless if
 /// need be.
 enum OpenCommand {
-    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--check [--timeout SECONDS]]"
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--check [--timeout SECONDS]]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var id: String?
@@ -20,6 +20,7 @@ enum OpenCommand {
         var credentialStore = "auto"
         var openURL: String?
         var bridgeLog: String?
+        var prewarmSheets = true
         var timeout = 30.0
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -37,6 +38,7 @@ enum OpenCommand {
                 }
                 control = value
             case "--allow-eval": allowEval = true
+            case "--no-prewarm": prewarmSheets = false
             case "--bridge-log":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
                     throw UsageError("--bridge-log takes the file to append the bridge's messages to")
@@ -92,7 +94,8 @@ enum OpenCommand {
             let credentials: CredentialStore
             do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")
-            let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials)
+            let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
+                               prewarmSheets: prewarmSheets)
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)

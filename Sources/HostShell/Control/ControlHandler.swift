@@ -66,25 +66,25 @@ final class ControlHandler {
                 ok()
             }
         case .menuOpen(let menuId):
-            guard let menu = page.session.currentMenu(menuId) else {
+            guard let menu = app.session.activePage.session.currentMenu(menuId) else {
                 return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
             }
-            let width = gtk_widget_get_width(app.session.view.menus.widget), height = gtk_widget_get_height(app.session.view.menus.widget)
-            let rect = page.session.triggers[menuId]?.rect
-            app.session.view.menus.open(menu, at: GdkRectangle(x: Int32((rect?.x ?? 0.5) * Double(width)), y: Int32((rect?.y ?? 0.5) * Double(height)),
+            let width = gtk_widget_get_width(app.session.activeMenus.widget), height = gtk_widget_get_height(app.session.activeMenus.widget)
+            let rect = app.session.activePage.session.triggers[menuId]?.rect
+            app.session.activeMenus.open(menu, at: GdkRectangle(x: Int32((rect?.x ?? 0.5) * Double(width)), y: Int32((rect?.y ?? 0.5) * Double(height)),
                                                              width: max(1, Int32((rect?.width ?? 0) * Double(width))),
                                                              height: max(1, Int32((rect?.height ?? 0) * Double(height)))))
             ok()
         case .menu(let actionId):
-            let menus = app.session.view.menus
+            let menus = app.session.activeMenus
             guard menus.openMenuId != nil else { return fail("no menu is open") }
             guard let item = menus.item(actionId) else { return fail("the open menu has no item \"\(actionId)\"") }
             guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
             menus.choose(actionId)
             ok()
         case .menuClose:
-            guard app.session.view.menus.openMenuId != nil else { return fail("no menu is open") }
-            app.session.view.menus.close(report: true)
+            guard app.session.activeMenus.openMenuId != nil else { return fail("no menu is open") }
+            app.session.activeMenus.close(report: true)
             ok()
         case .sheetAction(let actionId):
             guard app.session.presentations.pressAction(actionId) else { return fail("no sheet is shown") }
@@ -94,6 +94,9 @@ final class ControlHandler {
             guard sheets.isShowing else { return fail("no sheet is shown") }
             guard sheets.isDismissible else { return fail("the sheet is not dismissible") }
             sheets.dismiss()
+            ok()
+        case .memoryPressure:
+            MemoryPressure.shared.report()
             ok()
         case .openURL(let url):
             let result = app.openURL(url)
@@ -132,11 +135,18 @@ final class ControlHandler {
                 return fail("could not write \(path): is its directory there and writable, and is the window shown?")
             }
             ok(["path": .string(path)])
-        case .eval(let script):
+        case .eval(let script, let inSheet):
             guard allowEval else {
                 return fail("eval is refused: start the app with --allow-eval (for tests only)")
             }
-            page.evaluate(script, done: { result in
+            let target: StudioPage
+            if inSheet {
+                guard let sheetPage = app.session.presentations.shownPage else { return fail("no sheet is shown") }
+                target = sheetPage
+            } else {
+                target = page
+            }
+            target.evaluate(script, done: { result in
                 switch result {
                 case .success(let value): ok(value)
                 case .failure(let error): fail("the script failed: \(error.message)")

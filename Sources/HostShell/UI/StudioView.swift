@@ -7,8 +7,10 @@ import CGtk
 /// draws its own. A `StudioWindow` shows one at a time.
 @MainActor
 final class StudioView {
-    /// The view's root widget: a stack of the status page and the content.
+    /// The view's root widget: an overlay (where phone sheets rise) over a stack of the status
+    /// page and the content.
     let widget: WidgetPointer
+    private let stack: WidgetPointer
     let page: StudioPage
     private let tabBar = TabBar()
     private let sidebar = Sidebar()
@@ -69,11 +71,13 @@ final class StudioView {
         gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
         for widget in [spinner, statusIcon, statusTitle, statusDetail, retryButton] { gtk_box_append(cast(status), widget) }
 
-        widget = gtk_stack_new()!
-        gtk_stack_set_transition_type(cast(widget), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_add_named(cast(widget), status, "status")
-        gtk_stack_add_named(cast(widget), root, "content")
-        gtk_stack_set_visible_child_name(cast(widget), "content")
+        stack = gtk_stack_new()!
+        gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_add_named(cast(stack), status, "status")
+        gtk_stack_add_named(cast(stack), root, "content")
+        gtk_stack_set_visible_child_name(cast(stack), "content")
+        widget = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(widget), stack)
         onSignal(raw(retryButton), "clicked") { [weak self] in self?.retry?() }
 
         tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
@@ -92,7 +96,7 @@ final class StudioView {
         gtk_widget_set_visible(retryButton, 0)
         gtk_label_set_text(cast(statusTitle), text)
         gtk_label_set_text(cast(statusDetail), "")
-        gtk_stack_set_visible_child_name(cast(widget), "status")
+        gtk_stack_set_visible_child_name(cast(stack), "status")
     }
 
     /// A failure screen: what went wrong, what to do, and Retry when retrying can help.
@@ -105,7 +109,7 @@ final class StudioView {
         gtk_label_set_text(cast(statusDetail), detail)
         self.retry = retry
         gtk_widget_set_visible(retryButton, retry == nil ? 0 : 1)
-        gtk_stack_set_visible_child_name(cast(widget), "status")
+        gtk_stack_set_visible_child_name(cast(stack), "status")
         if retry != nil { gtk_widget_grab_focus(retryButton) }
     }
 
@@ -126,11 +130,11 @@ final class StudioView {
     /// Shows the page and its native chrome.
     func reveal() {
         gtk_spinner_stop(cast(spinner))
-        gtk_stack_set_visible_child_name(cast(widget), "content")
+        gtk_stack_set_visible_child_name(cast(stack), "content")
     }
 
     var isRevealed: Bool {
-        gtk_stack_get_visible_child_name(cast(widget)).map { String(cString: $0) } == "content"
+        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) } == "content"
     }
 
     /// What the window shows, for state dumps.

@@ -22,6 +22,8 @@ enum Style {
         .hostshell-haptic-error { box-shadow: inset 0 0 0 6px alpha(@error_color, 0.8); }
         .hostshell-haptic-start { box-shadow: inset 0 0 0 3px alpha(@accent_color, 0.8); }
         .hostshell-haptic-stop { box-shadow: inset 0 0 0 1px alpha(currentColor, 0.5); }
+        .hostshell-scrim { background-color: alpha(black, 0.4); }
+        .hostshell-sheet { border-radius: 12px 12px 0 0; box-shadow: 0 -2px 8px alpha(black, 0.3); }
         """
         gtk_css_provider_load_from_data(provider, css, -1)
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))

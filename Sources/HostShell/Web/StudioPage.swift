@@ -175,6 +175,9 @@ final class StudioPage {
         onWebProcessTerminated?()
     }
 
+    /// The window the page is shown in (the parent for its dialogs), if it is in one.
+    var window: WidgetPointer? { windowOf(cgtk_widget(UnsafeMutableRawPointer(view))) }
+
     var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
 
     /// Called as each message arrives, before it is decoded (benchmarks time the gaps).

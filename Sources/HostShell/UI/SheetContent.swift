@@ -1,0 +1,123 @@
+import BridgeRuntime
+import CGtk
+
+/// What a presentation's sheet shows, wherever it is hosted (a modal window on tablet and
+/// desktop, a sheet inside the app window on phone): a header with Studio's title and subtitle,
+/// Close or Back (when dismissible), up to four actions and an overflow menu; below it the sheet
+/// page, covered by the loading mark until Studio has painted. The page stays mapped under the
+/// cover so it can paint (a hidden page gets no animation frames).
+@MainActor
+final class SheetContent {
+    /// The header bar: a window's title bar, or the top of an in-window sheet.
+    let header: WidgetPointer
+    /// The page under its loading cover.
+    let body: WidgetPointer
+    let web: WidgetPointer
+    /// The sheet page's action menus, over its web view.
+    let menus: ActionMenuLayer
+    private let cover: WidgetPointer
+    private let title: OpaquePointer
+    private let closeButton: WidgetPointer
+    private let actions: WidgetPointer
+    private let menuButton: WidgetPointer
+    private(set) var dismissible = true
+    var onDismiss: (() -> Void)?
+    var onAction: ((String) -> Void)?
+
+    init(page: StudioPage, request: PresentationOpen) {
+        header = gtk_header_bar_new()!
+        gtk_header_bar_set_show_title_buttons(cast(header), 0)
+        title = OpaquePointer(adw_window_title_new(request.title, request.subtitle ?? ""))
+        gtk_header_bar_set_title_widget(cast(header), cgtk_widget(UnsafeMutableRawPointer(title)))
+        closeButton = gtk_button_new_with_mnemonic("_Close")!
+        gtk_header_bar_pack_start(cast(header), closeButton)
+        menuButton = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(cast(menuButton), "view-more-symbolic")
+        gtk_widget_set_visible(menuButton, 0)
+        gtk_header_bar_pack_end(cast(header), menuButton)
+        actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)!
+        gtk_header_bar_pack_end(cast(header), actions)
+
+        web = cgtk_widget(UnsafeMutableRawPointer(page.view))!
+        gtk_widget_set_vexpand(web, 1)
+        gtk_widget_set_hexpand(web, 1)
+        if gtk_widget_get_parent(web) != nil { gtk_widget_unparent(web) }
+        menus = ActionMenuLayer(web: web)
+        body = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(body), menus.widget)
+        cover = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(cover, "hostshell-sheet-cover")
+        gtk_widget_add_css_class(cover, "view")
+        let spinner = gtk_spinner_new()!
+        gtk_spinner_start(cast(spinner))
+        gtk_widget_set_size_request(spinner, 32, 32)
+        gtk_widget_set_vexpand(spinner, 1)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        gtk_box_append(cast(cover), spinner)
+        gtk_overlay_add_overlay(cast(body), cover)
+        onSignal(raw(closeButton), "clicked") { [weak self] in self?.onDismiss?() }
+        apply(dismissible: request.dismissible)
+    }
+
+    /// Studio has painted the presentation: take the loading mark away.
+    func reveal() {
+        gtk_widget_set_visible(cover, 0)
+        gtk_widget_grab_focus(web)
+    }
+
+    var isRevealed: Bool { gtk_widget_get_visible(cover) == 0 }
+    var titleText: String { String(cString: adw_window_title_get_title(title)) }
+
+    func apply(dismissible: Bool) {
+        self.dismissible = dismissible
+        gtk_widget_set_visible(closeButton, dismissible ? 1 : 0)
+    }
+
+    /// The header Studio describes: title, subtitle, leading button, actions and menu.
+    func apply(header update: PresentationHeader) {
+        adw_window_title_set_title(title, update.title)
+        adw_window_title_set_subtitle(title, update.subtitle ?? "")
+        if update.navigation == .back {
+            gtk_button_set_icon_name(cast(closeButton), "go-previous-symbolic")
+            gtk_widget_set_tooltip_text(closeButton, update.navigationLabel ?? "Back")
+        } else {
+            gtk_button_set_label(cast(closeButton), update.navigationLabel ?? "Close")
+            gtk_widget_set_tooltip_text(closeButton, nil)
+        }
+        while let child = gtk_widget_get_first_child(actions) { gtk_box_remove(cast(actions), child) }
+        for action in update.actions {
+            let button = gtk_button_new_from_icon_name(IconTokens.symbolicName(for: action.icon))!
+            gtk_widget_set_tooltip_text(button, action.label)
+            let id = action.id
+            onSignal(raw(button), "clicked") { [weak self] in self?.onAction?(id) }
+            gtk_box_append(cast(actions), button)
+        }
+        gtk_widget_set_visible(menuButton, update.menu.isEmpty ? 0 : 1)
+        gtk_widget_set_tooltip_text(menuButton, update.menuLabel ?? "More")
+        gtk_menu_button_set_popover(cast(menuButton), update.menu.isEmpty ? nil : menuPopover(update.menu))
+    }
+
+    private func menuPopover(_ items: [HeaderMenuItem]) -> WidgetPointer {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        let popover = gtk_popover_new()!
+        for item in items {
+            let button = gtk_button_new()!
+            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+            if let icon = item.icon { gtk_box_append(cast(row), gtk_image_new_from_icon_name(IconTokens.symbolicName(for: icon))) }
+            let label = gtk_label_new(item.label)!
+            gtk_label_set_xalign(cast(label), 0)
+            gtk_box_append(cast(row), label)
+            gtk_button_set_child(cast(button), row)
+            gtk_widget_add_css_class(button, "flat")
+            gtk_widget_set_sensitive(button, item.disabled ? 0 : 1)
+            let id = item.id
+            onSignal(raw(button), "clicked") { [weak self] in
+                gtk_popover_popdown(cast(popover))
+                self?.onAction?(id)
+            }
+            gtk_box_append(cast(box), button)
+        }
+        gtk_popover_set_child(cast(popover), box)
+        return popover
+    }
+}

@@ -1,0 +1,34 @@
+import CGtk
+
+extension StudioPage {
+    /// Calls `done` once the page has painted what its script has drawn so far: after the second
+    /// animation frame from now (the first runs before the frame that shows the change), or after
+    /// `limit` ms if the page never paints. Runs in a world of its own, so Studio's scripts
+    /// cannot see or disturb it.
+    func whenPainted(limit: UInt32 = 2_000, _ done: @escaping @MainActor () -> Void) {
+        let once = PaintBox(done)
+        MainLoop.after(milliseconds: limit) { once.fire() }
+        webkit_web_view_call_async_javascript_function(
+            view, "return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));", -1,
+            nil, "hostshell-paint", nil, nil, { source, result, data in
+                let box = Unmanaged<PaintBox>.fromOpaque(data!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>? = nil
+                let value = webkit_web_view_call_async_javascript_function_finish(WebViewPointer(OpaquePointer(source)), result, &error)
+                unref(value)
+                g_clear_error(&error)
+                MainActor.assumeIsolated { box.fire() }
+            }, Unmanaged.passRetained(once).toOpaque())
+    }
+}
+
+/// Runs its closure the first time it fires, whichever of the paint and the time limit comes first.
+@MainActor
+private final class PaintBox {
+    private var done: (@MainActor () -> Void)?
+    init(_ done: @escaping @MainActor () -> Void) { self.done = done }
+    func fire() {
+        let body = done
+        done = nil
+        body?()
+    }
+}
