@@ -84,11 +84,12 @@ struct LiveHostTests {
 
 @Suite("Demo tour (real WebKit)", .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
 struct DemoTourTests {
-    @Test("the headless demo tours the reference Studio, writes state.json and a PNG per step, and exits 0")
+    @Test("the headless demo tours the reference Studio in the real app (sheet, alert, deep link), writes state.json and a PNG per step, and exits 0")
     func tour() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try HostShellBinary.run(["demo", "--headless", "--device", "phone", "--device", "desktop", "--out", out.path])
+        // A generous step limit: this machine is shared, and suites run side by side.
+        let run = try HostShellBinary.run(["demo", "--headless", "--device", "phone", "--device", "desktop", "--out", out.path, "--step-timeout", "60"])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("Demo tour passed on phone, desktop."))
         let state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("state.json"))) as? [String: Any])
@@ -98,7 +99,11 @@ struct DemoTourTests {
         #expect((phone["navigation"] as? [String: Any])?["kind"] as? String == "tabs")
         #expect(((devices["desktop"] as? [String: Any])?["navigation"] as? [String: Any])?["kind"] as? String == "sidebar")
         let steps = try #require(phone["steps"] as? [[String: Any]])
-        #expect(steps.map { $0["name"] as? String } == ["negotiate", "tap-destination", "open-detail", "native-back", "roll-back"])
+        #expect(steps.map { $0["name"] as? String } == ["negotiate", "tap-destination", "open-detail", "native-back", "row-menu",
+                                                       "open-sheet", "close-sheet", "deep-link", "native-alert", "roll-back"])
+        // The tour ran in the real app: the sheet and the alert were its own, on a throw-away profile.
+        #expect((phone["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any] != nil)
+        #expect((phone["auth"] as? [String: Any])?["store"] as? String == "file", "the demo never touches the keyring")
         for step in steps {
             #expect(step["ok"] as? Bool == true, "\(step)")
             let file = try #require(step["screenshot"] as? String)

@@ -266,5 +266,7 @@ final class PresentationController {
     /// The page of the sheet shown, and its menus: what the person is looking at.
     var shownPage: StudioPage? { shown != nil ? sheetPage : nil }
     var shownMenus: ActionMenuLayer? { sheet?.content.menus }
+    /// The shown sheet's own window, when it is a modal panel (not inside the app window).
+    var shownWindow: WidgetPointer? { (sheet as? SheetWindow)?.window }
     var isDismissible: Bool { sheet?.content.dismissible ?? false }
 }

@@ -60,6 +60,16 @@ final class ShellApp {
         session.start()
     }
 
+    /// Ends the session shown and closes the window (the scripted tour, between devices).
+    func close() {
+        session.close()
+        // Hidden first, so nothing GTK has scheduled for the window (a tooltip, a pointer
+        // query) runs against a surface that is gone.
+        gtk_widget_set_visible(window.window, 0)
+        let window = self.window.window
+        MainLoop.after(milliseconds: 100) { gtk_window_destroy(cast(window)) }
+    }
+
     /// Shows the saved server `id` in place of the current one. Returns a reason when it cannot.
     @discardableResult
     func switchTo(_ id: String) -> String? {

@@ -46,6 +46,14 @@ enum DemoCommand {
         } catch {
             throw UsageError("cannot create the output directory \(out): \(error.localizedDescription)")
         }
+        // A throw-away profile: saved servers, website data, cache and the app's credential all
+        // live under one temporary directory, removed at the end. Set before GTK starts, since
+        // GLib reads these once.
+        let profile = NSTemporaryDirectory() + "hostshell-demo-\(UUID().uuidString)"
+        for (name, directory) in [("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache")] {
+            setenv(name, profile + "/" + directory, 1)
+        }
+        defer { try? FileManager.default.removeItem(atPath: profile) }
         let display = headless && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         try MainLoop.startGTK(noDisplay: "cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")
@@ -79,20 +87,20 @@ private final class Demo {
     func run() throws(UsageError) -> Int32 {
         let server = FixtureServer(root: root)
         try server.start()
-        // A throw-away profile: its own website data and cache, removed at the end.
-        let profile = NSTemporaryDirectory() + "hostshell-demo-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: profile) }
-        let session = ProfileSession.make(data: profile + "/data", cache: profile + "/cache")
+        // The demo never touches your keyring: the credential (if you sign in) stays in the profile.
+        let credentials = try CredentialStore.choose("file")
         print("Reference Studio at \(server.baseURL) (installation \(server.installationId))")
         if !tour {
-            // Interactive: open the reference Studio as a phone app and run until the window closes.
-            let page = StudioPage(networkSession: session, context: .main, profile: devices.first ?? .phone,
-                                  serverOrigin: server.origin, available: [.nativeNavigation])
-            let window = StudioWindow(page: page, title: "Reference Studio — HostShell")
-            onSignal(raw(window.window), "destroy") { [loop] in g_main_loop_quit(loop) }
-            window.present()
-            page.load(server.baseURL + "/")
+            // Interactive: the real app on the reference Studio, until the window closes.
+            let device = devices.first ?? .desktop
+            let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout)
+            guard let app = tour.openApp(credentials: credentials) else {
+                throw UsageError("the reference Studio's address \(server.baseURL) did not parse")
+            }
+            onSignal(raw(app.window.window), "destroy") { [loop] in g_main_loop_quit(loop) }
+            app.start()
             g_main_loop_run(loop)
+            server.stop()
             return ExitCode.success
         }
         Task { @MainActor in
@@ -100,8 +108,9 @@ private final class Demo {
             var allPassed = true
             for device in devices {
                 let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout)
-                await tour.run(networkSession: session)
+                await tour.run(credentials: credentials)
                 reports[device.rawValue] = tour.report()
+                tour.finish()
                 for step in tour.steps {
                     print("\(step.ok ? "ok  " : "FAIL") \(device.rawValue) \(step.name): \(step.detail)"
                           + (step.screenshot.map { " [\($0)]" } ?? ""))

@@ -2,10 +2,12 @@ import BridgeRuntime
 import CGtk
 import Foundation
 
-/// The demo's scripted tour of the reference Studio on one device: negotiate, tap a
-/// destination, open a detail page and go back natively, then try to leave an edit page with
-/// unsaved changes and see the native selection roll back. Each step is checked against the
-/// native state and photographed.
+/// The demo's scripted tour of the reference Studio on one device, in the real app (`ShellApp`,
+/// as `hostshell open` runs it) and driven the way the control interface drives it: negotiate,
+/// tap a destination, open a detail page and go back natively, open a sheet from a row's native
+/// menu and close it, follow a deep link, then try to leave an edit page with unsaved changes,
+/// answer the native alert with Keep Editing and see the selection roll back. Each step is
+/// checked against the native state and photographed.
 @MainActor
 final class Tour {
     struct Step {
@@ -20,8 +22,8 @@ final class Tour {
     let outDirectory: String
     let stepTimeout: Double
     private(set) var steps: [Step] = []
-    private var page: StudioPage!
-    private var window: StudioWindow!
+    private var app: ShellApp!
+    private var control: ControlHandler!
 
     init(device: DeviceProfile, server: FixtureServer, outDirectory: String, stepTimeout: Double) {
         self.device = device
@@ -32,62 +34,83 @@ final class Tour {
 
     var passed: Bool { !steps.isEmpty && steps.allSatisfy(\.ok) }
 
-    func run(networkSession: NetworkSessionPointer) async {
-        page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: server.origin, available: [.nativeNavigation])
-        window = StudioWindow(page: page, title: "Reference Studio", subtitle: "\(device.rawValue.capitalized) · HostShell demo")
-        window.present()
-        page.load(server.baseURL + "/")
+    /// The reference Studio as a saved server (its identity is the fixture's own).
+    private var record: ServerRecord? {
+        guard case .success(let address) = ServerAddress.parse(server.baseURL) else { return nil }
+        return ServerRecord(id: "reference-studio-\(device.rawValue)", name: server.organizationName, address: address,
+                            identity: ServerIdentity(installationId: server.installationId, organizationName: server.organizationName))
+    }
 
-        await step("negotiate", "Studio negotiated and the native \(device.usesTabs ? "tabs" : "sidebar") show its catalog") {
-            self.page.loadFinished && self.page.session.frontendReady && self.page.session.nativeChrome.layout != .none
-                && self.page.session.activeDestinationId == "overview"
+    /// The app on the reference Studio, as `hostshell open` would make it (not yet started).
+    func openApp(credentials: CredentialStore) -> ShellApp? {
+        guard let record else { return nil }
+        app = ShellApp(records: [record], opening: record, device: device, inspector: false, credentials: credentials)
+        control = ControlHandler(app: app, allowEval: true)
+        return app
+    }
+
+    func run(credentials: CredentialStore) async {
+        guard let app = openApp(credentials: credentials) else {
+            steps.append(Step(name: "start", ok: false, detail: "the reference Studio's address \(server.baseURL) did not parse"))
+            return
         }
+        app.start()
+        let base = server.baseURL
+
+        await step("negotiate", "Studio negotiated and the native \(device.usesTabs ? "tabs" : "sidebar") show its catalog",
+                   until: ["screen": "page", "negotiated": true, "navigation.selected": "overview"])
         guard passed else { return }
 
-        page.tap(destination: "screens")
-        await step("tap-destination", "a native tap on Screens selected it and Studio followed") {
-            self.page.session.activeDestinationId == "screens" && self.page.session.nativeChrome.selectedDestinationId == "screens"
-                && (self.page.uri ?? "").hasSuffix("/screens")
-        }
+        await send(.tap(destination: "screens"))
+        await step("tap-destination", "a native tap on Screens selected it and Studio followed",
+                   until: ["navigation.selected": "screens", "url": .string(base + "/screens")])
 
-        page.evaluate(#"document.querySelector('a[href="/screens/lobby-north"]')?.click()"#)
-        await step("open-detail", "a detail page shows the native back bar labelled Screens") {
-            self.page.session.nativeChrome.backBar == BackBar(title: "Lobby north", backLabel: "Screens")
-        }
+        await send(.eval(script: #"document.querySelector('a[href="/screens/lobby-north"]')?.click(); true"#))
+        await step("open-detail", "a detail page shows the native back bar labelled Screens",
+                   until: ["backBar.label": "Screens", "backBar.title": "Lobby north"])
 
-        page.tapBack()
-        await step("native-back", "the native back button returned to Screens and the bar went away") {
-            self.page.session.nativeChrome.backBar == nil && (self.page.uri ?? "").hasSuffix("/screens")
-        }
+        await send(.back)
+        await step("native-back", "the native back button returned to Screens and the bar went away",
+                   until: ["backBar": .null, "url": .string(base + "/screens")])
 
-        page.evaluate(#"document.querySelector('a[href="/screens/lobby-north"]')?.click()"#)
-        _ = await waitUntil { self.page.session.nativeChrome.backBar != nil }
-        page.evaluate(#"document.querySelector('a[href="/screens/lobby-north/edit"]')?.click()"#)
-        _ = await waitUntil { (self.page.uri ?? "").hasSuffix("/edit") && self.page.session.nativeChrome.backBar?.title == "Edit screen" }
-        page.evaluate("""
+        _ = await waitFor(["presentation.ready": true, "menus.triggers.0": "row-cafeteria"])
+        await send(.menuOpen(menuId: "row-lobby-north"))
+        await step("row-menu", "a screen row's \"⋯\" opened Studio's native action menu", until: ["menus.open": "row-lobby-north"])
+        await send(.menu(actionId: "preview"))
+        await step("open-sheet", "Live Preview opened at once in a native \(device == .phone ? "sheet inside the window" : "modal panel") from the prewarmed page",
+                   until: ["presentation.shown.revealed": true, "presentation.shown.title": "Lobby north",
+                           "presentation.lastOpen.prewarmed": true])
+        await send(.sheetDismiss)
+        await step("close-sheet", "Close ended the sheet and a fresh page was prewarmed",
+                   until: ["presentation.shown": .null, "presentation.ready": true])
+
+        await send(.openURL("tilecast-ios://open?installation=\(server.installationId)&path=%2Fplaylists"))
+        await step("deep-link", "a tilecast-ios:// link took Studio to Playlists",
+                   until: ["navigation.selected": "playlists", "url": .string(base + "/playlists")])
+
+        await send(.eval(script: #"history.pushState({}, "", "/screens/lobby-north/edit"); dispatchEvent(new PopStateEvent("popstate")); true"#))
+        _ = await waitFor(["backBar.title": "Edit screen"])
+        await send(.eval(script: """
             (() => { const input = document.getElementById("screen-name");
-                     input.value += " (renamed)"; input.dispatchEvent(new Event("input", { bubbles: true })); })()
-            """)
-        // The user chooses Media natively, then keeps editing when Studio asks.
-        page.confirmAnswer = false
-        page.tap(destination: "media")
-        let optimistic = page.session.nativeChrome.selectedDestinationId == "media"
-        await step("roll-back", "leaving an edit page with unsaved changes was refused; the selection rolled back to Screens") {
-            optimistic && self.page.session.pendingDestinationId == nil
-                && self.page.session.nativeChrome.selectedDestinationId == "screens" && (self.page.uri ?? "").hasSuffix("/edit")
-        }
-        page.confirmAnswer = nil
+                     input.value += " (renamed)"; input.dispatchEvent(new Event("input", { bubbles: true })); return true; })()
+            """))
+        // The person chooses Media natively; Studio asks first, natively.
+        await send(.tap(destination: "media"))
+        await step("native-alert", "leaving unsaved changes asked through a native alert",
+                   until: ["alert.title": "Discard your unsaved changes?"])
+        await send(.alert(actionId: "no"))
+        await step("roll-back", "Keep Editing kept the page; the native selection rolled back to Screens",
+                   until: ["alert": .null, "navigation.selected": "screens", "url": .string(base + "/screens/lobby-north/edit")])
+    }
+
+    /// Closes the app's window and session (the next device gets a fresh one).
+    func finish() {
+        app?.close()
     }
 
     /// The native state after the tour, for state.json.
     func report() -> JSONValue {
-        var object = page.map { StateReport.json($0.session).objectValue ?? JSONObject() } ?? JSONObject()
-        object["server"] = ["origin": .string(server.origin.description), "installationId": .string(server.installationId),
-                            "organizationName": .string(server.organizationName)]
-        object["url"] = page?.uri.map(JSONValue.string) ?? .null
-        object["loading"] = .string(page?.loadFinished == true ? "revealed" : "loading")
-        object["error"] = .null
+        var object = app.map { ShellState.json($0).objectValue ?? JSONObject() } ?? JSONObject()
         object["steps"] = .array(steps.map { step in
             ["name": .string(step.name), "ok": .bool(step.ok), "detail": .string(step.detail),
              "screenshot": step.screenshot.map(JSONValue.string) ?? .null]
@@ -95,21 +118,35 @@ final class Tour {
         return .object(object)
     }
 
-    private func step(_ name: String, _ detail: String, until condition: @escaping () -> Bool) async {
-        let ok = await waitUntil(condition)
+    /// Carries out one control command, as `hostshell ctl` would.
+    private func send(_ command: ControlCommand) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            control.handle(ControlRequest(command: command)) { answer in
+                if answer.contains(#""ok":false"#) { printError("hostshell demo: \(answer)") }
+                done.resume()
+            }
+        }
+    }
+
+    private func step(_ name: String, _ detail: String, until conditions: JSONObject) async {
+        let ok = await waitFor(conditions)
         try? await Task.sleep(for: .milliseconds(350))  // let the page paint before the picture
         let file = "\(device.rawValue)-\(steps.count + 1)-\(name).png"
-        let saved = WindowSnapshot.savePNG(window.window, to: outDirectory + "/" + file)
-        steps.append(Step(name: name, ok: ok, detail: ok ? detail : "did not happen within \(Int(stepTimeout)) s: \(detail)",
+        // A modal panel is a window of its own: photograph it while it shows.
+        let window = app.session.presentations.shownWindow ?? app.window.window
+        let saved = WindowSnapshot.savePNG(window, to: outDirectory + "/" + file)
+        let unmet = StatePredicate(conditions).unmet(in: ShellState.json(app)).joined(separator: "; ")
+        steps.append(Step(name: name, ok: ok, detail: ok ? detail : "did not happen within \(Int(stepTimeout)) s: \(detail) (\(unmet))",
                           screenshot: saved ? file : nil))
     }
 
-    private func waitUntil(_ condition: () -> Bool) async -> Bool {
+    private func waitFor(_ conditions: JSONObject) async -> Bool {
+        let predicate = StatePredicate(conditions)
         let deadline = Date().addingTimeInterval(stepTimeout)
         while Date() < deadline {
-            if condition() { return true }
+            if predicate.holds(in: ShellState.json(app)) { return true }
             try? await Task.sleep(for: .milliseconds(40))
         }
-        return condition()
+        return predicate.holds(in: ShellState.json(app))
     }
 }

@@ -61,14 +61,13 @@ final class InWindowSheet: SheetHost {
     func apply(size: PresentationSize) {
         self.size = size
         let height = max(gtk_widget_get_height(overlay), 400)
+        gtk_widget_set_vexpand(sheet, 1)  // the scrim's space; the sheet sits at its bottom
         if size == .compact {
             gtk_widget_set_valign(sheet, GTK_ALIGN_END)
-            gtk_widget_set_vexpand(sheet, 0)
             gtk_widget_set_size_request(sheet, -1, height / 2)
             gtk_widget_set_margin_top(sheet, 0)
         } else {
             gtk_widget_set_valign(sheet, GTK_ALIGN_FILL)
-            gtk_widget_set_vexpand(sheet, 1)
             gtk_widget_set_size_request(sheet, -1, -1)
             gtk_widget_set_margin_top(sheet, 24)
         }

@@ -46,8 +46,9 @@ final class SheetWindow: SheetHost {
     }
 
     func apply(size: PresentationSize) {
-        let width = parent.map { max(gtk_widget_get_width($0), 360) } ?? 480
-        let height = parent.map { max(gtk_widget_get_height($0), 480) } ?? 720
+        // A panel over the app window, narrower and shorter than it: compact is half its height.
+        let width = min(max((parent.map { gtk_widget_get_width($0) } ?? 800) - 96, 360), 760)
+        let height = max((parent.map { gtk_widget_get_height($0) } ?? 800) - 96, 400)
         gtk_window_set_default_size(cast(window), width, size == .compact ? height / 2 : height)
     }
 

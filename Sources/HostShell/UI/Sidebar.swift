@@ -10,7 +10,14 @@ final class Sidebar {
     let widget: WidgetPointer
     var onTap: (String) -> Void = { _ in }
     private let list: WidgetPointer
-    private var rows: [(id: String, row: WidgetPointer)] = []
+    /// The destination rows, each with a reference of ours: GTK frees rows before the list
+    /// stops reporting selection changes when its window is torn down.
+    private var rows: [(id: String, row: WidgetPointer)] = [] {
+        didSet {
+            for entry in rows { g_object_ref(raw(entry.row)) }
+            for entry in oldValue { g_object_unref(raw(entry.row)) }
+        }
+    }
     private var updatingSelection = false
     private var selectedId: String?
 
@@ -36,7 +43,7 @@ final class Sidebar {
     func show(groups: [DestinationGroup], selected: String?) {
         updatingSelection = true
         while let child = gtk_widget_get_first_child(list) { gtk_list_box_remove(cast(list), child) }
-        rows = []
+        var made: [(id: String, row: WidgetPointer)] = []
         for group in groups {
             if let title = group.title {
                 let header = gtk_label_new(title)!
@@ -55,17 +62,22 @@ final class Sidebar {
                 let row = gtk_list_box_row_new()!
                 gtk_list_box_row_set_child(cast(row), destinationRow(destination))
                 gtk_list_box_append(cast(list), row)
-                rows.append((destination.id, row))
+                made.append((destination.id, row))
             }
         }
+        rows = made
         updatingSelection = false
         select(selected)
+    }
+
+    isolated deinit {
+        for entry in rows { g_object_unref(raw(entry.row)) }
     }
 
     func select(_ id: String?) {
         selectedId = id
         updatingSelection = true
-        if let row = rows.first(where: { $0.id == id })?.row {
+        if let row = rows.first(where: { $0.id == id })?.row, gtk_widget_get_parent(row) == list {
             gtk_list_box_select_row(cast(list), cast(row))
         } else {
             gtk_list_box_unselect_all(cast(list))
@@ -75,7 +87,8 @@ final class Sidebar {
 
     /// GTK moved the selection (focus entered the list, the cursor moved): put the host's back.
     private func selectionChanged() {
-        guard !updatingSelection else { return }
+        // The list also reports changes while it is torn down with its window: leave it be then.
+        guard !updatingSelection, gtk_widget_in_destruction(list) == 0 else { return }
         select(selectedId)
     }
 }
