@@ -128,6 +128,11 @@ static inline void cgtk_soup_server_add_handler(SoupServer *server, const char *
     soup_server_add_handler(server, path, (SoupServerCallback)cb, data, destroy);
 }
 
+/* gtk_accessible_update_state is variadic: one state at a time. */
+static inline void cgtk_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
+
 /* GObject casts are macros; upcasts are plain pointer casts made explicit here. */
 static inline GtkWidget *cgtk_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *cgtk_window(gpointer p) { return GTK_WINDOW(p); }

@@ -52,7 +52,7 @@ struct PresentationHostingTests {
         _ = try app.stateWhen("menus.triggers.2")  // one native menu per screen row
         #expect(try app.ctl("menu-open", "row-lobby-north").status == 0)
         #expect(try app.ctl("menu", "preview").status == 0)
-        let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.inWindow=true", "presentation.shown.size=compact")
+        let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.style=bottom-sheet", "presentation.shown.size=compact")
         let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
         #expect(last["prewarmed"] as? Bool == true)
         #expect((last["milliseconds"] as? Double ?? 0) > 0)
@@ -81,7 +81,7 @@ struct PresentationHostingTests {
         _ = try app.stateWhen("menus.triggers.0")
         #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
         #expect(try app.ctl("menu", "preview").status == 0)
-        let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria", "presentation.shown.inWindow=false")
+        let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria", "presentation.shown.style=panel")
         let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
         #expect(last["prewarmed"] as? Bool == false)
         #expect(try app.ctl("sheet-dismiss").status == 0)

@@ -20,7 +20,9 @@ final class PresentationController {
     /// The main view's root: phone sheets rise over it; its window is the parent of the others.
     private let anchor: WidgetPointer
     private var sheetPage: StudioPage?
-    private var sheet: SheetHost?
+    /// The sheet page's sheet in the window: built with the page, shown while `shown` is set.
+    private var layer: InWindowSheet?
+    private var sheet: InWindowSheet? { shown != nil ? layer : nil }
     private var shown: PresentationOpen?
     private var shownSize = PresentationSize.full
     /// Set while a sheet opened without a ready page waits for `presentation/ready`.
@@ -97,7 +99,7 @@ final class PresentationController {
         let page = StudioPage(networkSession: networkSession, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
                               available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations])
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
-        g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // owned here until a sheet shows it
+        g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
         page.onPresentationEffect = { [weak self] effect in self?.sheetEffect(effect) }
         page.onDelivered = { [weak self] message, accepted in
             guard let self, case .presentationShow(let id, _) = message, self.shown?.presentationId == id else { return }
@@ -113,9 +115,18 @@ final class PresentationController {
                 self.dismiss()  // the sheet page refused it
             }
         }
+        let layer = InWindowSheet(page: page, device: device, overlay: anchor)
+        layer.content.menus.onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
+        layer.content.menus.onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
+        layer.content.onDismiss = { [weak self] in self?.dismiss() }
+        layer.content.onAction = { [weak self] actionId in
+            guard let self, let id = self.shown?.presentationId else { return }
+            self.sheetPage?.apply(.presentationAction(presentationId: id, actionId: actionId))
+        }
+        self.layer = layer
         page.onMenusChanged = { [weak self, weak page] in
             guard let self, let page, self.sheetPage === page else { return }
-            self.sheet?.content.menus.update(armed: page.session.armedMenu, triggers: page.session.triggers)
+            self.layer?.content.menus.update(armed: page.session.armedMenu, triggers: page.session.triggers)
             self.onChanged?()
         }
         onPageMade?(page)
@@ -185,22 +196,8 @@ final class PresentationController {
         } else {
             showWhenReady = true  // still loading: shown when it says presentation/ready
         }
-        let sheet = makeSheet(page: page, request: request)
-        sheet.content.menus.update(armed: page.session.armedMenu, triggers: page.session.triggers)
-        sheet.content.menus.onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
-        sheet.content.menus.onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
-        sheet.content.onDismiss = { [weak self] in self?.dismiss() }
-        sheet.content.onAction = { [weak self] actionId in
-            guard let self, let id = self.shown?.presentationId else { return }
-            self.sheetPage?.apply(.presentationAction(presentationId: id, actionId: actionId))
-        }
-        self.sheet = sheet
+        layer?.show(request)
         onChanged?()
-    }
-
-    private func makeSheet(page: StudioPage, request: PresentationOpen) -> SheetHost {
-        if device == .phone { return InWindowSheet(page: page, request: request, overlay: anchor) }
-        return SheetWindow(page: page, request: request, parent: windowOf(anchor))
     }
 
     /// Ends the shown sheet: dismissed to the sheet page, ended to main, and a fresh prewarm.
@@ -210,8 +207,6 @@ final class PresentationController {
         showWhenReady = false
         sheetPage?.apply(.dismissPresentation(presentationId: request.presentationId))
         main.apply(.presentationEnded(presentationId: request.presentationId))
-        sheet?.close()
-        sheet = nil
         discard()
         mainChanged()
         onChanged?()
@@ -224,6 +219,8 @@ final class PresentationController {
         sheetPage = nil
         ready = false
         prewarmGeneration += 1
+        layer?.close()
+        layer = nil
         if let page {
             page.close()
             // Let go of the view once WebKit has finished with this turn of the loop (the page
@@ -237,8 +234,6 @@ final class PresentationController {
     func close() {
         closed = true
         MemoryPressure.shared.forget(self)
-        sheet?.close()
-        sheet = nil
         shown = nil
         discard()
     }
@@ -250,7 +245,7 @@ final class PresentationController {
              ["presentationId": .string(request.presentationId), "path": .string(request.path),
               "title": .string(sheet?.content.titleText ?? request.title), "revealed": .bool(sheet?.content.isRevealed ?? false),
               "dismissible": .bool(sheet?.content.dismissible ?? request.dismissible),
-              "size": .string(shownSize.rawValue), "inWindow": .bool(sheet is InWindowSheet)] } ?? .null,
+              "size": .string(shownSize.rawValue), "style": .string(layer?.style.rawValue ?? "")] } ?? .null,
          "prewarming": .bool(prewarmingNow),
          "lastOpen": lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
     }
@@ -266,7 +261,5 @@ final class PresentationController {
     /// The page of the sheet shown, and its menus: what the person is looking at.
     var shownPage: StudioPage? { shown != nil ? sheetPage : nil }
     var shownMenus: ActionMenuLayer? { sheet?.content.menus }
-    /// The shown sheet's own window, when it is a modal panel (not inside the app window).
-    var shownWindow: WidgetPointer? { (sheet as? SheetWindow)?.window }
     var isDismissible: Bool { sheet?.content.dismissible ?? false }
 }

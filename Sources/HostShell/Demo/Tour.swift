@@ -77,7 +77,7 @@ final class Tour {
         await send(.menuOpen(menuId: "row-lobby-north"))
         await step("row-menu", "a screen row's \"⋯\" opened Studio's native action menu", until: ["menus.open": "row-lobby-north"])
         await send(.menu(actionId: "preview"))
-        await step("open-sheet", "Live Preview opened at once in a native \(device == .phone ? "sheet inside the window" : "modal panel") from the prewarmed page",
+        await step("open-sheet", "Live Preview opened at once in a native \(device == .phone ? "sheet rising from the bottom" : "modal panel") from the prewarmed page",
                    until: ["presentation.shown.revealed": true, "presentation.shown.title": "Lobby north",
                            "presentation.lastOpen.prewarmed": true])
         await send(.sheetDismiss)
@@ -132,9 +132,7 @@ final class Tour {
         let ok = await waitFor(conditions)
         try? await Task.sleep(for: .milliseconds(350))  // let the page paint before the picture
         let file = "\(device.rawValue)-\(steps.count + 1)-\(name).png"
-        // A modal panel is a window of its own: photograph it while it shows.
-        let window = app.session.presentations.shownWindow ?? app.window.window
-        let saved = WindowSnapshot.savePNG(window, to: outDirectory + "/" + file)
+        let saved = WindowSnapshot.savePNG(app.window.window, to: outDirectory + "/" + file)
         let unmet = StatePredicate(conditions).unmet(in: ShellState.json(app)).joined(separator: "; ")
         steps.append(Step(name: name, ok: ok, detail: ok ? detail : "did not happen within \(Int(stepTimeout)) s: \(detail) (\(unmet))",
                           screenshot: saved ? file : nil))

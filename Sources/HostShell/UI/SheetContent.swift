@@ -1,8 +1,7 @@
 import BridgeRuntime
 import CGtk
 
-/// What a presentation's sheet shows, wherever it is hosted (a modal window on tablet and
-/// desktop, a sheet inside the app window on phone): a header with Studio's title and subtitle,
+/// What a presentation's sheet shows (see `InWindowSheet`): a header with Studio's title and subtitle,
 /// Close or Back (when dismissible), up to four actions and an overflow menu; below it the sheet
 /// page, covered by the loading mark until Studio has painted. The page stays mapped under the
 /// cover so it can paint (a hidden page gets no animation frames).
@@ -24,10 +23,10 @@ final class SheetContent {
     var onDismiss: (() -> Void)?
     var onAction: ((String) -> Void)?
 
-    init(page: StudioPage, request: PresentationOpen) {
+    init(page: StudioPage) {
         header = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(cast(header), 0)
-        title = OpaquePointer(adw_window_title_new(request.title, request.subtitle ?? ""))
+        title = OpaquePointer(adw_window_title_new("", ""))
         gtk_header_bar_set_title_widget(cast(header), cgtk_widget(UnsafeMutableRawPointer(title)))
         closeButton = gtk_button_new_with_mnemonic("_Close")!
         gtk_header_bar_pack_start(cast(header), closeButton)
@@ -56,7 +55,6 @@ final class SheetContent {
         gtk_box_append(cast(cover), spinner)
         gtk_overlay_add_overlay(cast(body), cover)
         onSignal(raw(closeButton), "clicked") { [weak self] in self?.onDismiss?() }
-        apply(dismissible: request.dismissible)
     }
 
     /// Studio has painted the presentation: take the loading mark away.
@@ -71,6 +69,12 @@ final class SheetContent {
     func apply(dismissible: Bool) {
         self.dismissible = dismissible
         gtk_widget_set_visible(closeButton, dismissible ? 1 : 0)
+    }
+
+    /// The title `presentation/open` gives, before Studio describes the header.
+    func apply(title text: String, subtitle: String?) {
+        adw_window_title_set_title(title, text)
+        adw_window_title_set_subtitle(title, subtitle ?? "")
     }
 
     /// The header Studio describes: title, subtitle, leading button, actions and menu.

@@ -24,6 +24,7 @@ enum Style {
         .hostshell-haptic-stop { box-shadow: inset 0 0 0 1px alpha(currentColor, 0.5); }
         .hostshell-scrim { background-color: alpha(black, 0.4); }
         .hostshell-sheet { border-radius: 12px 12px 0 0; box-shadow: 0 -2px 8px alpha(black, 0.3); }
+        .hostshell-panel { border-radius: 12px; box-shadow: 0 4px 16px alpha(black, 0.35); }
         """
         gtk_css_provider_load_from_data(provider, css, -1)
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
