@@ -67,12 +67,20 @@ final class RunningApp {
     }
 
     private var stopped = false
+    private var killedOnPurpose = false
+
+    /// Ends the app as a crash would (SIGKILL), which `stop` then does not report.
+    func kill() {
+        killedOnPurpose = true
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
 
     func stop() {
         guard !stopped else { return }
         stopped = true
         // An app that crashed on its own says why in its log, which goes with the home.
-        if !process.isRunning && process.terminationReason == .uncaughtSignal {
+        if !killedOnPurpose && !process.isRunning && process.terminationReason == .uncaughtSignal {
             let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
             let lines = log.split(separator: "\n").filter { !$0.hasPrefix("0x0000") }
             Issue.record("the app died of signal \(process.terminationStatus); its log ends:\n\(lines.suffix(40).joined(separator: "\n"))")
@@ -257,7 +265,7 @@ struct ControlTests {
         _ = try first.state("screen=page")
         let second = try HostShellBinary.run(["open", "north-studio", "--control", first.socket], environment: home.environment)
         #expect(second.status == 2 && second.stderr.contains("already listening"))
-        kill(first.process.processIdentifier, SIGKILL)  // leaves the socket file behind
+        first.kill()  // leaves the socket file behind
         first.process.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: first.socket))
         let again = try RunningApp(home: home, arguments: ["north-studio"])

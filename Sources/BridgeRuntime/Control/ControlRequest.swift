@@ -30,6 +30,10 @@ public enum ControlCommand: Sendable, Equatable {
     /// Press a header action of the shown sheet; dismiss it (Close).
     case sheetAction(actionId: String)
     case sheetDismiss
+    /// Stream events on this connection from now on: `bridge` messages and `state` changes
+    /// (both when `kinds` is empty). The answer comes first; event lines follow until the client
+    /// hangs up, and the connection takes no more requests.
+    case events(kinds: [String])
     /// Act as if the system had reported memory pressure (machines without a memory monitor).
     case memoryPressure
     /// Open a deep link as the desktop would (`tilecast-ios://open?…`).
@@ -56,8 +60,13 @@ public enum ControlCommand: Sendable, Equatable {
         case window, page
     }
 
+    /// True for `events`, which turns its connection into a stream.
+    public var isEvents: Bool { if case .events = self { return true } else { return false } }
+
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "memory-pressure"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "memory-pressure", "events"]
+    /// What `events` can stream.
+    public static let eventKinds = ["bridge", "state"]
 }
 
 /// A failed control request: one line saying what was wrong and what to do.
@@ -122,6 +131,13 @@ public struct ControlRequest: Sendable, Equatable {
         case "sheet-action": return .sheetAction(actionId: try string("action"))
         case "sheet-dismiss": return .sheetDismiss
         case "memory-pressure": return .memoryPressure
+        case "events":
+            guard let raw = object["kinds"] else { return .events(kinds: []) }
+            guard let kinds = raw.arrayValue?.compactMap(\.stringValue), kinds.count == raw.arrayValue?.count,
+                  kinds.allSatisfy(ControlCommand.eventKinds.contains) else {
+                throw ControlError("events \"kinds\" is a list of \(ControlCommand.eventKinds.joined(separator: ", "))")
+            }
+            return .events(kinds: kinds)
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
             if let image = object["image"]?.stringValue {
@@ -202,6 +218,15 @@ extension ControlRequest {
         case "open-url": try one("url", "the tilecast-ios:// link")
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
+        case "events":
+            var kinds: [JSONValue] = []
+            while let flag = rest.first {
+                guard flag == "--kind", rest.count >= 2 else { break }
+                kinds.append(.string(rest[1]))
+                rest.removeFirst(2)
+            }
+            guard rest.isEmpty else { throw ControlError("events takes --kind bridge|state (repeatable), --count N and --timeout S") }
+            if !kinds.isEmpty { object["kinds"] = .array(kinds) }
         case "menu-close", "sheet-dismiss", "memory-pressure":
             guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
         case "sheet-action": try one("action", "the header action's id")

@@ -50,3 +50,36 @@ public enum BridgeLog {
         }
     }
 }
+
+/// One Studio-to-host message of a bridge log, to send again (`hostshell replay LOG`).
+public struct ReplayRecord: Sendable, Equatable {
+    /// The log's line number (from 1), for reports.
+    public var line: Int
+    public var context: HostContext
+    public var message: JSONValue
+    /// The reply the host gave then.
+    public var reply: JSONValue
+    /// The log hid part of the message or reply: the answer may differ for that reason alone.
+    public var redacted: Bool
+
+    /// The Studio-to-host records of a bridge log, in order. Host-to-Studio records are not
+    /// replayed (the host sends those itself); any line that is not a bridge log record is an
+    /// error naming the line.
+    public static func parse(_ text: String) -> Result<[ReplayRecord], ControlError> {
+        var records: [ReplayRecord] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard !raw.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else { continue }
+            guard let object = (try? JSONParser.parse(String(raw), maxDepth: 24))?.objectValue,
+                  let direction = object["dir"]?.stringValue, let contextName = object["context"]?.stringValue else {
+                return .failure(ControlError("line \(index + 1) is not a bridge log record (one JSON object with \"dir\" and \"context\", as open --bridge-log writes)"))
+            }
+            guard direction == "studio-to-host" else { continue }
+            guard let context = HostContext(rawValue: contextName), let message = object["message"], let reply = object["reply"] else {
+                return .failure(ControlError("line \(index + 1): a studio-to-host record needs a known \"context\", a \"message\" and its \"reply\""))
+            }
+            let hidden = JSONWriter.string(message).contains(BridgeLog.redacted) || JSONWriter.string(reply).contains(BridgeLog.redacted)
+            records.append(ReplayRecord(line: index + 1, context: context, message: message, reply: reply, redacted: hidden))
+        }
+        return .success(records)
+    }
+}

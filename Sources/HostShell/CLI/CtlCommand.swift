@@ -1,4 +1,5 @@
 import BridgeRuntime
+import Glibc
 
 /// `hostshell ctl SOCKET COMMAND [ARGS…]`: one request to a running app's control interface
 /// (`open --control SOCKET`). Prints the result as JSON; exit 0 when the app did it, 1 when it
@@ -7,11 +8,14 @@ enum CtlCommand {
     static let usage = """
         usage: hostshell ctl SOCKET COMMAND [ARGS…]
           state | tap DESTINATION | back | switch-server SERVER-ID | reload
-          wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval SCRIPT | '{"command": …}'
+          wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval [--sheet] SCRIPT
+          events [--kind bridge|state]… [--count N] [--timeout S] | '{"command": …}'
+          (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, …)
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         guard arguments.count >= 2 else { throw UsageError(usage) }
+        if arguments[1] == "events" { return try events(socketPath: arguments[0], Array(arguments.dropFirst(2))) }
         let line: String
         do throws(ControlError) { line = try ControlRequest.line(fromArguments: Array(arguments.dropFirst())) } catch {
             throw UsageError("\(error.message)\n\(usage)")
@@ -30,6 +34,61 @@ enum CtlCommand {
             return ExitCode.failure
         }
         print(JSONWriter.string(object["result"] ?? .null))
+        return ExitCode.success
+    }
+
+    /// `events`: prints each event line as it comes, until `--count` events arrived (exit 0),
+    /// `--timeout` passed (exit 0 without a count, 1 short of it), or the app went away.
+    private static func events(socketPath: String, _ arguments: [String]) throws(UsageError) -> Int32 {
+        var count: Int?
+        var timeout: Double?
+        var request: [String] = ["events"]
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--count":
+                guard let value = rest.popFirst().flatMap(Int.init), value > 0 else { throw UsageError("--count takes a positive number of events") }
+                count = value
+            case "--timeout":
+                guard let value = rest.popFirst().flatMap(Double.init), value > 0 else { throw UsageError("--timeout takes a number of seconds") }
+                timeout = value
+            case "--kind":
+                guard let value = rest.popFirst(), ControlCommand.eventKinds.contains(value) else {
+                    throw UsageError("--kind takes \(ControlCommand.eventKinds.joined(separator: " or "))")
+                }
+                request += ["--kind", value]
+            default:
+                throw UsageError("events takes --kind bridge|state, --count N and --timeout S, not \(argument)")
+            }
+        }
+        let line: String
+        do throws(ControlError) { line = try ControlRequest.line(fromArguments: request) } catch { throw UsageError(error.message) }
+        let socket = try UnixSocket(connectingTo: socketPath)
+        try socket.send(line)
+        let answer = try socket.receiveLine(timeout: 20)
+        guard let object = (try? JSONParser.parse(answer))?.objectValue, object["ok"]?.boolValue == true else {
+            printError("hostshell ctl: \((try? JSONParser.parse(answer))?.objectValue?["error"]?.stringValue ?? "the app did not start the stream")")
+            return ExitCode.failure
+        }
+        let deadline = timeout.map { monotonicSeconds() + $0 }
+        var seen = 0
+        while count.map({ seen < $0 }) ?? true {
+            let remaining = deadline.map { $0 - monotonicSeconds() } ?? 86_400 * 365
+            guard remaining > 0 else { break }
+            let event: String
+            do throws(UsageError) { event = try socket.receiveLine(timeout: remaining) } catch {
+                if deadline != nil && monotonicSeconds() >= deadline! { break }
+                printError("hostshell ctl: the app closed the event stream")
+                return count == nil ? ExitCode.success : ExitCode.failure
+            }
+            print(event)
+            fflush(nil)  // each event as it comes, also into a pipe
+            seen += 1
+        }
+        if let count, seen < count {
+            printError("hostshell ctl: \(seen) of \(count) events before the timeout")
+            return ExitCode.failure
+        }
         return ExitCode.success
     }
 }

@@ -34,7 +34,10 @@ enum HostShellCommand {
                                  Open a deep link in the running app (or start it with the link).
           ctl SOCKET COMMAND [ARGS…]
                                  Read or drive a running app: state, tap, back, switch-server,
-                                 reload, wait, snapshot, eval (see hostshell ctl for details).
+                                 reload, wait, snapshot, eval, events … (see hostshell ctl).
+          replay LOG [SERVER] [--device D] [--timeout S] [--verbose]
+                                 Send a bridge log's Studio messages (open --bridge-log) again
+                                 and report every reply that differs from the recorded one.
           serve --reference      Serve the reference Studio on a free loopback port.
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
@@ -65,6 +68,7 @@ enum HostShellCommand {
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
+            case "replay": return try ReplayCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)

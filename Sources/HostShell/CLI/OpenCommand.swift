@@ -10,7 +10,9 @@ import Foundation
 enum OpenCommand {
     static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--check [--timeout SECONDS]]"
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
+    /// and exit with the result (see `ReplayCommand`).
+    static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil) throws(UsageError) -> Int32 {
         var id: String?
         var device = DeviceProfile.desktop
         var inspector = false
@@ -82,7 +84,7 @@ enum OpenCommand {
         }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        let display = check && !hasDisplay ? try HeadlessDisplay.start() : nil
+        let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
@@ -112,7 +114,13 @@ enum OpenCommand {
                 g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
             }
             var exitCode = ExitCode.success
-            if check {
+            var replaying: BridgeReplay?
+            if let replay {
+                replaying = BridgeReplay(records: replay.records, app: app, verbose: replay.verbose) { code in
+                    exitCode = code
+                    g_main_loop_quit(loop)
+                }
+            } else if check {
                 var done = false
                 @MainActor func report(_ ok: Bool) {
                     guard !done else { return }
@@ -133,6 +141,7 @@ enum OpenCommand {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }
             app.start()
+            replaying?.start(timeout: timeout)
             if let openURL {
                 let result = app.openURL(openURL)
                 if !result.opened { printError("hostshell: \(result.message)") }

@@ -11,6 +11,7 @@ final class ControlHandler {
     init(app: ShellApp, allowEval: Bool) {
         self.app = app
         self.allowEval = allowEval
+        EventStream.shared.stateSource = { [weak app] in app.map(ShellState.json) ?? .null }
     }
 
     func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {
@@ -95,6 +96,8 @@ final class ControlHandler {
             guard sheets.isDismissible else { return fail("the sheet is not dismissible") }
             sheets.dismiss()
             ok()
+        case .events:
+            fail("events streams on its own connection")  // the connection handles it; never here
         case .memoryPressure:
             MemoryPressure.shared.report()
             ok()

@@ -78,6 +78,8 @@ private final class ControlConnection {
     private var outbox: [UInt8] = []
     private var writing: UnsafeMutableBufferPointer<UInt8>?
     private var keepAlive: Unmanaged<ControlConnection>?
+    /// Set once the client asked for `events`: the connection is a stream from then on.
+    private var subscription: Int?
 
     static func start(_ connection: UnsafeMutablePointer<GSocketConnection>, server: ControlServer) {
         let client = ControlConnection(connection, server: server)
@@ -109,9 +111,11 @@ private final class ControlConnection {
         reading = false
         guard count > 0 else {
             hungUp = true
+            endStream()
             finishIfDone()
             return
         }
+        guard subscription == nil else { readMore(); return }  // a stream ignores what else comes
         pending += chunk[0..<count]
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             var line = Array(pending[..<newline])
@@ -138,6 +142,15 @@ private final class ControlConnection {
         switch ControlRequest.decode(line) {
         case .failure(let failure):
             answered(ControlResponse.failure(failure.id, failure.error))
+        case .success(let request) where request.command.isEvents:
+            guard case .events(let names) = request.command else { return }
+            let kinds = Set(names.compactMap(EventStream.Kind.init(rawValue:)))
+            send(ControlResponse.ok(request.id, ["streaming": .array((kinds.isEmpty ? Set(EventStream.Kind.allCases) : kinds)
+                .map(\.rawValue).sorted().map(JSONValue.string))]))
+            lines = []  // a stream takes no more requests; `busy` stays set until the client hangs up
+            subscription = EventStream.shared.subscribe(kinds.isEmpty ? Set(EventStream.Kind.allCases) : kinds) { [weak self] line in
+                self?.send(line)
+            }
         case .success(let request):
             var once = false
             server.handle(request) { [weak self] response in
@@ -176,10 +189,18 @@ private final class ControlConnection {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// The stream ends with its client.
+    private func endStream() {
+        guard let subscription else { return }
+        EventStream.shared.unsubscribe(subscription)
+        self.subscription = nil
+        busy = false
+    }
+
     private func wrote(_ ok: Bool) {
         writing?.deallocate()
         writing = nil
-        if !ok { hungUp = true; outbox = []; lines = [] }
+        if !ok { hungUp = true; outbox = []; lines = []; endStream() }
         flush()
         finishIfDone()
     }

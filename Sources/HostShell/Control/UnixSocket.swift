@@ -1,9 +1,12 @@
 import Glibc
 
-/// The client end of the control socket, in plain POSIX: connect, send one line, read one line.
-/// Used by `hostshell ctl` and to tell a stale socket file from one in use.
+/// The client end of the control socket, in plain POSIX: connect, send a line, read lines (one
+/// answer, or the `events` stream). Used by `hostshell ctl` and to tell a stale socket file from
+/// one in use.
 final class UnixSocket {
     private let fd: Int32
+    /// Bytes read past the last line returned.
+    private var pending: [UInt8] = []
 
     /// The longest path `sockaddr_un` holds, without its terminating NUL.
     static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
@@ -50,10 +53,14 @@ final class UnixSocket {
 
     /// One line (without its newline), waiting at most `timeout` seconds.
     func receiveLine(timeout: Double) throws(UsageError) -> String {
-        var line: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         let deadline = monotonicSeconds() + timeout
         while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
             let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else { throw UsageError("no answer within \(Int(timeout)) s") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -63,11 +70,7 @@ final class UnixSocket {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw UsageError("the app closed the control socket without answering") }
-            if let newline = chunk[0..<n].firstIndex(of: UInt8(ascii: "\n")) {
-                line += chunk[0..<newline]
-                return String(decoding: line, as: UTF8.self)
-            }
-            line += chunk[0..<n]
+            pending += chunk[0..<n]
         }
     }
 }

@@ -196,7 +196,7 @@ final class StudioPage {
         for effect in reduce(event) {
             if case .reply(let r) = effect { reply = r }
         }
-        BridgeLogFile.current?.write(BridgeLog.inbound(at: wallClockSeconds(), context: session.context, text: text, reply: reply,
+        BridgeLogFile.record(BridgeLog.inbound(at: wallClockSeconds(), context: session.context, text: text, reply: reply,
                                                         latencyMicroseconds: (monotonicSeconds() - started) * 1e6))
         return reply.text
     }
@@ -279,7 +279,7 @@ final class StudioPage {
             if error != nil { g_error_free(error) }
             MainActor.assumeIsolated {
                 if let page = box.page {
-                    BridgeLogFile.current?.write(BridgeLog.outbound(at: wallClockSeconds(), context: page.session.context, message: box.message,
+                    BridgeLogFile.record(BridgeLog.outbound(at: wallClockSeconds(), context: page.session.context, message: box.message,
                                                                      accepted: accepted, latencyMicroseconds: (monotonicSeconds() - box.sent) * 1e6))
                 }
                 box.page?.handle(.delivered(box.message, accepted: accepted))
