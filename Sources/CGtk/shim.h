@@ -36,6 +36,9 @@ typedef gboolean (*CGtkChildPositionCallback)(GtkOverlay *overlay, GtkWidget *wi
 typedef void (*CGtkPressedCallback)(GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
+typedef void (*CGtkAutomationStartedCallback)(WebKitWebContext *context, WebKitAutomationSession *session,
+                                              gpointer user_data);
+typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *session, gpointer user_data);
 
 /* g_signal_connect_data is reached through a macro in Swift's view; these fix the signal name and
  * the callback type together. user_data is a retained Swift box released by `destroy`. */
@@ -102,6 +105,16 @@ static inline gulong cgtk_connect_pressed(GtkGesture *gesture, CGtkPressedCallba
 static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,
                                            gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(service, "incoming", G_CALLBACK(cb), data, destroy, 0);
+}
+/* WebDriver: the context announces each automation session; the session asks for the view to drive
+ * (any detail: "window" or "tab"), and the handler's view is not adopted (transfer none). */
+static inline gulong cgtk_connect_automation_started(WebKitWebContext *context, CGtkAutomationStartedCallback cb,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(context, "automation-started", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_create_web_view(WebKitAutomationSession *session, CGtkCreateWebViewCallback cb,
+                                                  gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(session, "create-web-view", G_CALLBACK(cb), data, destroy, 0);
 }
 /* "script-message-with-reply-received::NAME" is a detailed signal: build the detail here. */
 static inline gulong cgtk_connect_reply_message(WebKitUserContentManager *manager, const char *handler,

@@ -45,7 +45,8 @@ final class OpenSession {
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
                           serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
                                                                           .systemShare, .systemHaptics, .systemQrScanner, .deepLinks,
-                                                                          .nativeActionMenus, .nativePresentations])
+                                                                          .nativeActionMenus, .nativePresentations],
+                          automation: AutomationHost.current != nil)
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)

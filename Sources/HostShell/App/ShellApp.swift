@@ -77,6 +77,8 @@ final class ShellApp {
             return "no saved server \"\(id)\"; saved: \(records.map(\.id).joined(separator: ", "))"
         }
         guard record.id != session.record.id else { return nil }
+        // WebKit ends a WebDriver session whose page goes away, and a switch closes the page.
+        if AutomationHost.current != nil { return "a WebDriver session drives \(session.record.id)'s page (open --automation); open \(id) in a session of its own" }
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record), prewarmSheets: prewarmSheets)

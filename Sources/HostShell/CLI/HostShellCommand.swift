@@ -29,7 +29,8 @@ enum HostShellCommand {
           open [SERVER] [--device D] [--inspector] [--control SOCKET [--allow-eval]] [--check]
                                  Open a saved server's Studio in the app window, with its own
                                  website data; --control serves the control interface on a Unix
-                                 socket; --check reports what shows and exits.
+                                 socket; --check reports what shows and exits; --automation
+                                 lets WebKitWebDriver drive its page (browserName "hostshell").
           open-url 'tilecast-ios://open?installation=…&path=…'
                                  Open a deep link in the running app (or start it with the link).
           ctl SOCKET COMMAND [ARGS…]

@@ -6,9 +6,10 @@ import Foundation
 /// opens a saved server's Studio in the app window. `--control` serves the control interface on
 /// a Unix socket (`hostshell ctl`). `--check` waits until the page is revealed or a failure
 /// screen shows, prints what the window shows as JSON and exits (0 when revealed) — headless if
-/// need be.
+/// need be. `--automation` lets a WebDriver session (WebKitWebDriver, `browserName` "hostshell")
+/// drive the app's Studio page; see `AutomationHost`.
 enum OpenCommand {
-    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--check [--timeout SECONDS]]"
+    static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
 
     /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
     /// and exit with the result (see `ReplayCommand`).
@@ -19,6 +20,7 @@ enum OpenCommand {
         var check = false
         var control: String?
         var allowEval = false
+        var automation = false
         var credentialStore = "auto"
         var openURL: String?
         var bridgeLog: String?
@@ -41,6 +43,7 @@ enum OpenCommand {
                 control = value
             case "--allow-eval": allowEval = true
             case "--no-prewarm": prewarmSheets = false
+            case "--automation": automation = true
             case "--bridge-log":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
                     throw UsageError("--bridge-log takes the file to append the bridge's messages to")
@@ -65,6 +68,7 @@ enum OpenCommand {
             }
         }
         if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
+        if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
         let records = try ServerStoreFile.standard.load()
         let record: ServerRecord
         if let id {
@@ -96,6 +100,7 @@ enum OpenCommand {
             let credentials: CredentialStore
             do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")
+            if automation { AutomationHost.enable() }  // before the app builds its page
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                prewarmSheets: prewarmSheets)
             var server: ControlServer?
@@ -107,6 +112,8 @@ enum OpenCommand {
                     return .failure(error)
                 }
             }
+            AutomationHost.current?.serve(view: { [weak app] in app?.session.page.view },
+                                          close: { g_main_loop_quit(loop) })
             let instance = InstanceSocket.serve(app)
             defer { server?.stop(); instance?.stop() }
             // SIGTERM and Ctrl+C end the loop, so the socket file is removed on the way out.

@@ -49,15 +49,17 @@ final class StudioPage {
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     private(set) var documentStatus = 0
 
+    /// `automation`: the view is built for a WebDriver session (`open --automation`); WebKit lets
+    /// an automation session drive only views that were made so at construction.
     init(networkSession: NetworkSessionPointer, context: HostContext, profile: DeviceProfile,
-         serverOrigin: Origin, available: Set<HostCapability>) {
+         serverOrigin: Origin, available: Set<HostCapability>, automation: Bool = false) {
         self.serverOrigin = serverOrigin
         session = PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin)
         manager = webkit_user_content_manager_new()
         var channelName = ""
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
         channel = ScriptMessageChannel(manager: manager, scripts: BridgeScripts(serverOrigin: serverOrigin, channel: channelName))
-        view = cgtk_web_view_new(networkSession, manager, 0)
+        view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
         channel.handler = { [unowned self] text in self.receive(text) }
         cgtk_connect_load_changed(view, { _, event, data in
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
