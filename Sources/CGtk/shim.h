@@ -71,6 +71,18 @@ static inline gulong cgtk_connect_low_memory(GMemoryMonitor *monitor, CGtkLowMem
                                              gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(monitor, "low-memory-warning", G_CALLBACK(cb), data, destroy, 0);
 }
+/* WebKitWebView "context-menu" (6.0: no event argument); TRUE keeps the menu from showing. */
+typedef gboolean (*CGtkContextMenuCallback)(WebKitWebView *view, WebKitContextMenu *menu, WebKitHitTestResult *hit, gpointer data);
+static inline gulong cgtk_connect_context_menu(WebKitWebView *view, CGtkContextMenuCallback cb,
+                                               gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "context-menu", G_CALLBACK(cb), data, destroy, 0);
+}
+/* GtkEventControllerMotion "motion". */
+typedef void (*CGtkMotionCallback)(GtkEventControllerMotion *controller, double x, double y, gpointer data);
+static inline gulong cgtk_connect_motion(GtkEventController *controller, CGtkMotionCallback cb,
+                                         gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(controller, "motion", G_CALLBACK(cb), data, destroy, 0);
+}
 static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecidePolicyCallback cb,
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "decide-policy", G_CALLBACK(cb), data, destroy, 0);

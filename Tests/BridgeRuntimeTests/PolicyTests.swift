@@ -140,3 +140,13 @@ struct PolicyTests {
         #expect(Origin(url: "http://[::1]:8080")?.description == "http://[::1]:8080")
     }
 }
+
+@Suite("Kiosk retry pauses")
+struct KioskBackoffTests {
+    @Test("1 s, doubling after each failure in a row, never more than 60 s")
+    func schedule() {
+        #expect((1...8).map(KioskBackoff.delay(attempt:)) == [1, 2, 4, 8, 16, 32, 60, 60])
+        #expect(KioskBackoff.delay(attempt: 0) == 1)
+        #expect(KioskBackoff.delay(attempt: 10_000) == 60)
+    }
+}

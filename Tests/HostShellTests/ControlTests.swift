@@ -9,12 +9,12 @@ final class RunningApp {
 
     var logFile: URL { home.root.appendingPathComponent("app.log") }
 
-    init(home: TemporaryHome, arguments: [String]) throws {
+    init(home: TemporaryHome, arguments: [String], command: String = "open") throws {
         self.home = home
         try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
         socket = home.root.appendingPathComponent("control.sock").path
         process.executableURL = HostShellBinary.url
-        process.arguments = ["open", "--control", socket] + arguments
+        process.arguments = [command, "--control", socket] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
         // Everything the app prints, for tests that check what it logs.
         FileManager.default.createFile(atPath: logFile.path, contents: nil)

@@ -32,20 +32,38 @@ final class OpenSession {
     var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
     private var crashes = CrashLimiter()
+    /// Kiosk: failures are retried without a person (see `showFailure`).
+    var retriesUnattended = false
+    private var retryAttempt = 0
+    private var retryGeneration = 0
+    /// The retry waiting, for state dumps (null when none).
+    private(set) var retryState: JSONValue = .null
     private var finishedAt: Double?
     /// Called whenever what the window shows changes (for `--check` and state dumps).
     var onScreenChanged: (() -> Void)?
     /// Called with a notice for the person: a failed sign-in, files that were not uploaded.
     var onNotice: ((String) -> Void)?
 
+    /// What main offers Studio. A kiosk without chrome leaves navigation to Studio: it draws its
+    /// own, as in a browser.
+    static func capabilities(kiosk: KioskOptions?) -> Set<HostCapability> {
+        var offered: Set<HostCapability> = [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts, .systemShare,
+                                            .systemHaptics, .systemQrScanner, .deepLinks, .nativeActionMenus, .nativePresentations]
+        if let kiosk, !kiosk.chrome { offered.remove(.nativeNavigation) }
+        return offered
+    }
+
+    /// Set in a kiosk: retries without a person, no context menu, nothing opens outside.
+    let kiosk: KioskOptions?
+
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
-         networkSession: NetworkSessionPointer, prewarmSheets: Bool = true) {
+         networkSession: NetworkSessionPointer, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil) {
+        self.kiosk = kiosk
+        retriesUnattended = kiosk != nil
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts,
-                                                                          .systemShare, .systemHaptics, .systemQrScanner, .deepLinks,
-                                                                          .nativeActionMenus, .nativePresentations],
+                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk),
                           automation: AutomationHost.current != nil)
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
@@ -126,6 +144,7 @@ final class OpenSession {
 
     /// Checks the server's identity, then loads Studio; every failure gets a screen with Retry.
     func verifyAndLoad() {
+        retryGeneration += 1  // a retry waiting is overtaken
         view.showLoading("Connecting to \(record.name)…")
         finishedAt = nil
         onScreenChanged?()
@@ -136,20 +155,19 @@ final class OpenSession {
             case .failure(let failure):
                 switch failure.kind {
                 case .insecure:
-                    self.view.showError(title: "The connection to \(self.record.name) isn't secure", detail: failure.message,
-                                        icon: "channel-insecure-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                    self.showFailure(title: "The connection to \(self.record.name) isn't secure", detail: failure.message,
+                                        icon: "channel-insecure-symbolic")
                 case .unreachable:
-                    self.view.showError(title: "Can't reach \(self.record.name)",
-                                        detail: failure.message + "\nCheck that the server is running and this computer is on its network.",
-                                        retry: { [weak self] in self?.verifyAndLoad() })
+                    self.showFailure(title: "Can't reach \(self.record.name)",
+                                        detail: failure.message + "\nCheck that the server is running and this computer is on its network.")
                 case .refused:
-                    self.view.showError(title: "\(self.record.name) did not say who it is", detail: failure.message,
-                                        icon: "dialog-warning-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                    self.showFailure(title: "\(self.record.name) did not say who it is", detail: failure.message,
+                                        icon: "dialog-warning-symbolic")
                 }
             case .success(let identity):
                 if let explanation = self.record.verify(identity).explanation {
-                    self.view.showError(title: "This is not the server you saved", detail: explanation,
-                                          icon: "dialog-warning-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                    self.showFailure(title: "This is not the server you saved", detail: explanation,
+                                          icon: "dialog-warning-symbolic")
                 } else {
                     self.view.showLoading("Loading \(self.record.name)…")
                     self.page.load(self.record.address.origin.description + "/")
@@ -167,15 +185,34 @@ final class OpenSession {
         onScreenChanged?()
     }
 
+    /// A failure screen with Retry; in a kiosk (`retriesUnattended`) nobody would press it, so the
+    /// loading mark stays, saying what happened, and Studio is tried again after a pause that
+    /// grows with each failure in a row (`KioskBackoff`).
+    func showFailure(title: String, detail: String, icon: String = "network-offline-symbolic") {
+        guard retriesUnattended else {
+            return view.showError(title: title, detail: detail, icon: icon, retry: { [weak self] in self?.verifyAndLoad() })
+        }
+        retryAttempt += 1
+        let delay = KioskBackoff.delay(attempt: retryAttempt)
+        retryState = ["attempt": .number(Double(retryAttempt)), "inSeconds": .number(delay), "reason": .string(title)]
+        view.showLoading("\(title). Trying again in \(Int(delay)) s…")
+        retryGeneration += 1
+        let generation = retryGeneration
+        MainLoop.after(milliseconds: UInt32(delay * 1000)) { [weak self] in
+            guard let self, self.retryGeneration == generation else { return }
+            self.verifyAndLoad()
+        }
+    }
+
     private func checkReveal() {
         guard !view.isRevealed, page.loadFinished else { return }
         if page.documentStatus >= 400 {
             // Not Studio but the server's error page: say so instead of showing it as the app.
             guard view.screen != "error" else { return }
             let status = page.documentStatus
-            view.showError(title: "\(record.name) answered with an error",
+            showFailure(title: "\(record.name) answered with an error",
                            detail: "Loading Studio failed with HTTP \(status)\(status >= 500 ? " (a problem on the server)" : ""). \(page.uri ?? "")",
-                           icon: "dialog-error-symbolic", retry: { [weak self] in self?.verifyAndLoad() })
+                           icon: "dialog-error-symbolic")
             onScreenChanged?()
             return
         }
@@ -187,12 +224,18 @@ final class OpenSession {
         if LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: page.session.catalog != nil,
                                       secondsSinceFinished: now - (finishedAt ?? now)) {
             view.reveal()
+            retryAttempt = 0
+            retryState = nil
             onScreenChanged?()
         }
     }
 
     private func connectSignals() {
         let me = Unmanaged.passUnretained(self).toOpaque()
+        if kiosk != nil {
+            // No context menu (and so no way to the inspector or to reloading by hand).
+            cgtk_connect_context_menu(page.view, { _, _, _, _ in 1 }, nil, nil)
+        }
         cgtk_connect_load_failed(page.view, { _, _, uri, error, data in
             let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
@@ -201,8 +244,8 @@ final class OpenSession {
             guard !cancelled && !ignored else { return 0 }
             let where_ = uri.map { String(cString: $0) } ?? ""
             MainActor.assumeIsolated {
-                session.view.showError(title: "\(session.record.name) could not be loaded",
-                                         detail: "\(reason)\n\(where_)", retry: { [weak session] in session?.verifyAndLoad() })
+                session.showFailure(title: "\(session.record.name) could not be loaded",
+                                         detail: "\(reason)\n\(where_)")
                 session.onScreenChanged?()
             }
             return 1
@@ -215,9 +258,9 @@ final class OpenSession {
                     session.finishedAt = nil
                     webkit_web_view_reload(view)
                 } else {
-                    session.view.showError(title: "Studio keeps stopping",
+                    session.showFailure(title: "Studio keeps stopping",
                                              detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "out of memory" : "crashed")). Retry when the server's Studio is fixed.",
-                                             icon: "dialog-error-symbolic", retry: { [weak session] in session?.verifyAndLoad() })
+                                             icon: "dialog-error-symbolic")
                 }
                 session.onScreenChanged?()
             }
@@ -232,7 +275,8 @@ final class OpenSession {
             if target == .stay && type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION { return 0 }
             webkit_policy_decision_ignore(decision)
             // Auxiliary windows never get a bridge: same-origin popups open in the browser too.
-            if target != .refuse { g_app_info_launch_default_for_uri(url, nil, nil) }
+            // A kiosk stays on its server: nothing opens in another application.
+            if target != .refuse && session.kiosk == nil { g_app_info_launch_default_for_uri(url, nil, nil) }
             return 1
         }, me, nil)
     }

@@ -14,6 +14,9 @@ final class ShellApp {
     let credentials: CredentialStore
     /// Whether sheets get a prewarmed page (`open --no-prewarm` loads them on demand).
     let prewarmSheets: Bool
+    /// Set when the app runs as a kiosk (`hostshell kiosk`).
+    private(set) var kiosk: KioskWindow?
+    private let kioskOptions: KioskOptions?
     /// Each server's network session, kept for the life of the app: switching away and back
     /// keeps even its session cookies (those a server sets without an expiry), as the phone app does.
     private var networkSessions: [String: NetworkSessionPointer] = [:]
@@ -23,16 +26,18 @@ final class ShellApp {
     private(set) var notices: [String] = []
 
     init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
-         credentials: CredentialStore, prewarmSheets: Bool = true) {
+         credentials: CredentialStore, prewarmSheets: Bool = true, kiosk kioskOptions: KioskOptions? = nil) {
         self.records = records
         self.prewarmSheets = prewarmSheets
+        self.kioskOptions = kioskOptions
         self.device = device
         self.inspector = inspector
         self.credentials = credentials
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
-                              networkSession: ProfileSession.make(for: record.id), prewarmSheets: prewarmSheets)
+                              networkSession: ProfileSession.make(for: record.id), prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         networkSessions[record.id] = session.networkSession
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
+        kiosk = kioskOptions.map { KioskWindow(window, options: $0) }
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
         window.onSignIn = { [weak self] in self?.session.signIn() }
         window.onSignOut = { [weak self] in self?.session.signOut() }
@@ -81,7 +86,7 @@ final class ShellApp {
         if AutomationHost.current != nil { return "a WebDriver session drives \(session.record.id)'s page (open --automation); open \(id) in a session of its own" }
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
-                              networkSession: networkSession(for: record), prewarmSheets: prewarmSheets)
+                              networkSession: networkSession(for: record), prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         attach(session)
         window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         previous.close()

@@ -22,6 +22,11 @@ enum ShellState {
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
         state["presentation"] = session.presentations.stateJSON
+        if let kiosk = app.kiosk {
+            var report = kiosk.stateJSON.objectValue ?? JSONObject()
+            report["retry"] = session.retryState
+            state["kiosk"] = .object(report)
+        }
         let menus = session.activeMenus
         state["menus"] = ["armed": menus.armedMenuId.map(JSONValue.string) ?? .null,
                           "triggers": .array(menus.triggerIds.map(JSONValue.string)),

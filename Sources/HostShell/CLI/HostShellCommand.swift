@@ -31,6 +31,9 @@ enum HostShellCommand {
                                  website data; --control serves the control interface on a Unix
                                  socket; --check reports what shows and exits; --automation
                                  lets WebKitWebDriver drive its page (browserName "hostshell").
+          kiosk [SERVER] [--chrome] [--cursor-timeout S] [--control SOCKET]
+                                 Run a saved server's Studio unattended: full screen, no native
+                                 chrome, pointer hidden, failures retried, screen kept awake.
           open-url 'tilecast-ios://open?installation=…&path=…'
                                  Open a deep link in the running app (or start it with the link).
           ctl SOCKET COMMAND [ARGS…]
@@ -70,6 +73,7 @@ enum HostShellCommand {
             case "demo": return try DemoCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
+            case "kiosk": return try KioskCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)

@@ -13,7 +13,9 @@ enum OpenCommand {
 
     /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
     /// and exit with the result (see `ReplayCommand`).
-    static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil) throws(UsageError) -> Int32 {
+    /// `kiosk`: run full screen and unattended (see `KioskCommand`).
+    static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil,
+                    kiosk: KioskOptions? = nil) throws(UsageError) -> Int32 {
         var id: String?
         var device = DeviceProfile.desktop
         var inspector = false
@@ -68,6 +70,7 @@ enum OpenCommand {
             }
         }
         if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
+        if kiosk != nil && (check || inspector) { throw UsageError("kiosk runs unattended: --check and --inspector do not apply") }
         if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
         let records = try ServerStoreFile.standard.load()
         let record: ServerRecord
@@ -102,7 +105,7 @@ enum OpenCommand {
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")
             if automation { AutomationHost.enable() }  // before the app builds its page
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
-                               prewarmSheets: prewarmSheets)
+                               prewarmSheets: prewarmSheets, kiosk: kiosk)
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)
