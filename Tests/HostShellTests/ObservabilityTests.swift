@@ -102,4 +102,21 @@ struct ObservabilityTests {
         let missing = try HostShellBinary.run(["replay", home.root.appendingPathComponent("nothing.log").path], environment: home.environment)
         #expect(missing.status == 2 && missing.stderr.contains("cannot read"))
     }
+
+    @Test("the README's complete test (examples/ci/studio-bridge-test.sh) passes against the reference Studio")
+    func readmeExample() throws {
+        let script = HostShellBinary.root.appendingPathComponent("examples/ci/studio-bridge-test.sh").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script]
+        process.environment = ProcessInfo.processInfo.environment.merging(["HOSTSHELL": HostShellBinary.url.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("0 differed, 0 skipped") && text.contains("studio-bridge-test: passed"), "\(text)")
+    }
 }

@@ -258,8 +258,8 @@ final class PresentationController {
     }
 
     var isShowing: Bool { shown != nil }
-    /// The prewarmed sheet page, when it is ready and not in use.
-    var readyPage: StudioPage? { ready && shown == nil ? sheetPage : nil }
+    /// The sheet page, once it has said it is ready (prewarmed, or showing a sheet).
+    var readyPage: StudioPage? { ready || (shown != nil && !showWhenReady) ? sheetPage : nil }
     /// The page of the sheet shown, and its menus: what the person is looking at.
     var shownPage: StudioPage? { shown != nil ? sheetPage : nil }
     var shownMenus: ActionMenuLayer? { sheet?.content.menus }

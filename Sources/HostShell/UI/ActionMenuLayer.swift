@@ -127,7 +127,13 @@ final class ActionMenuLayer {
         self.popover = nil  // before popdown, so its "closed" is not taken for the person's
         openMenu = nil
         gtk_popover_popdown(cast(popover))
-        gtk_widget_unparent(popover)
+        // Let go of it once GTK is done with its surface (pointer and focus updates after the
+        // popdown still look at it during this turn of the loop).
+        g_object_ref(raw(popover))  // its parent may be gone by then
+        MainLoop.after(milliseconds: 250) {
+            if gtk_widget_get_parent(popover) != nil { gtk_widget_unparent(popover) }
+            g_object_unref(raw(popover))
+        }
         if report && !chosen { onDismiss?(menu.menuId) }
     }
 

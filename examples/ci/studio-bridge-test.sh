@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A Studio bridge test as a CI job runs it, headless:
+#   xvfb-run -a dbus-run-session examples/ci/studio-bridge-test.sh [STUDIO-URL]
+# Without a URL it tests the bundled reference Studio. HOSTSHELL names the binary (default: on PATH).
+set -euo pipefail
+hs=${HOSTSHELL:-hostshell}
+work=$(mktemp -d)
+trap 'kill ${app:-} ${server:-} 2>/dev/null; rm -rf "$work"' EXIT
+# A throw-away profile: saved servers, website data and the app's credential all live here.
+export XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache
+url=${1:-}
+if [ -z "$url" ]; then
+  "$hs" serve --reference > "$work/serve" & server=$!
+  until [ -s "$work/serve" ]; do sleep 0.1; done
+  url=$(head -1 "$work/serve")
+fi
+"$hs" server add "$url" --allow-http
+sock=$work/app.sock
+"$hs" open --device phone --control "$sock" --bridge-log "$work/bridge.log" --credential-store file & app=$!
+ctl() { "$hs" ctl "$sock" "$@"; }
+until ctl state >/dev/null 2>&1; do sleep 0.2; done
+
+# Negotiated, with native tabs built from Studio's catalog.
+ctl wait screen=page negotiated=true navigation.kind=tabs --timeout 60 >/dev/null
+# A native tab tap reaches Studio, which follows and says so.
+ctl tap media
+ctl wait navigation.selected=media "url=\"$url/media\"" >/dev/null
+# Every bridge message while Playlists is tapped, as Studio and the host exchanged them.
+ctl events --kind bridge --count 3 --timeout 10 > "$work/events" & events=$!
+sleep 0.3; ctl tap playlists
+wait "$events"
+grep -q '"type":"navigation/request"' "$work/events"
+# A sheet from a row's native menu, shown from the prewarmed page, and closed.
+ctl tap screens
+ctl wait presentation.ready=true menus.triggers.0=row-cafeteria >/dev/null
+ctl menu-open row-lobby-north && ctl menu preview
+ctl wait presentation.shown.revealed=true presentation.lastOpen.prewarmed=true >/dev/null
+ctl snapshot "$work/sheet.png"
+ctl sheet-dismiss
+ctl wait presentation.shown=null >/dev/null
+
+# The recorded session, replayed against a fresh app: every reply the same.
+kill "$app"; wait "$app" || true
+"$hs" replay "$work/bridge.log" --credential-store file
+echo "studio-bridge-test: passed"
