@@ -57,10 +57,13 @@ struct ActionMenuTests {
         let alert = try #require(asking["alert"] as? [String: Any])
         #expect(alert["title"] as? String == "Remove Reception?")
         #expect(try app.ctl("alert", "no").status == 0)  // kept
+        _ = try app.state("alert=null", "menus.open=null")
         usleep(300_000)
         #expect(try app.ctl("eval", #"document.getElementById("screen-list").dataset.count"#).result as? String == "3")
         #expect(try app.ctl("menu-open", "row-reception").status == 0)
-        #expect(try app.ctl("menu", "remove").status == 0)
+        _ = try app.state("menus.open=row-reception")
+        let remove = try app.ctl("menu", "remove")
+        #expect(remove.status == 0, "\(remove.error)")
         _ = try app.stateWhen("alert")
         #expect(try app.ctl("alert", "yes").status == 0)
         // Removed: the row and its trigger are gone, and the warning haptic was felt.

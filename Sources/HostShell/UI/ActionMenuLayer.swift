@@ -12,6 +12,8 @@ final class ActionMenuLayer {
     let widget: WidgetPointer
     private var triggers: [(id: String, rect: NormalizedRect, button: WidgetPointer)] = []
     private var armed: ActionMenu?
+    /// Each trigger's menu as last sent (a trigger sent again may carry a changed menu).
+    private var menus: [String: ActionMenu] = [:]
     private var popover: WidgetPointer?
     private var openMenu: ActionMenu?
     private var chosen = false
@@ -49,6 +51,14 @@ final class ActionMenuLayer {
     /// Shows the page's menus as they are now; a menu that went away closes without a report.
     func update(armed: ActionMenu?, triggers current: [String: ActionMenuTrigger]) {
         self.armed = armed
+        menus = current.mapValues(\.menu)
+        // The same triggers in the same places (Studio sent them again): nothing to rebuild, and
+        // an open menu stays as it is.
+        let placed = current.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value.rect) }
+        if placed.count == triggers.count && zip(placed, triggers).allSatisfy({ $0.0 == $1.id && $0.1 == $1.rect }) {
+            if let open = openMenu, armed?.menuId != open.menuId, current[open.menuId] == nil { close(report: false) }
+            return
+        }
         for entry in triggers { gtk_overlay_remove_overlay(cast(widget), entry.button) }
         triggers = []
         for (id, trigger) in current.sorted(by: { $0.key < $1.key }) {
@@ -57,7 +67,7 @@ final class ActionMenuLayer {
             gtk_widget_add_css_class(button, "hostshell-menu-trigger")
             gtk_widget_set_tooltip_text(button, trigger.menu.label)
             onSignal(raw(button), "clicked") { [weak self] in
-                guard let self, let entry = self.triggers.first(where: { $0.id == id }), let menu = current[id]?.menu else { return }
+                guard let self, let entry = self.triggers.first(where: { $0.id == id }), let menu = self.menus[id] else { return }
                 let width = Double(gtk_widget_get_width(self.widget)), height = Double(gtk_widget_get_height(self.widget))
                 self.open(menu, at: GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
                                                  width: Int32(entry.rect.width * width), height: Int32(entry.rect.height * height)))
