@@ -25,6 +25,8 @@ final class PresentationController {
     private var sheet: InWindowSheet? { shown != nil ? layer : nil }
     private var shown: PresentationOpen?
     private var shownSize = PresentationSize.full
+    /// The size the last sheet opened at.
+    private var lastSize = PresentationSize.full
     /// Set while a sheet opened without a ready page waits for `presentation/ready`.
     private var showWhenReady = false
     private var prewarmGeneration = 0
@@ -115,7 +117,9 @@ final class PresentationController {
                 self.dismiss()  // the sheet page refused it
             }
         }
-        let layer = InWindowSheet(page: page, device: device, overlay: anchor)
+        // Waiting at the size the last sheet had: Studio's sheets tend to repeat (a preview after
+        // a preview), and a page laid out at its size already paints sooner.
+        let layer = InWindowSheet(page: page, device: device, overlay: anchor, size: lastSize)
         layer.content.menus.onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
         layer.content.menus.onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
         layer.content.onDismiss = { [weak self] in self?.dismiss() }
@@ -186,6 +190,7 @@ final class PresentationController {
         sheetPage = page
         shown = request
         shownSize = request.size
+        lastSize = request.size
         openedAt = monotonicSeconds()
         openedPrewarmed = warm
         ready = false

@@ -21,7 +21,9 @@ final class InWindowSheet {
     private let sheet: WidgetPointer
     private(set) var isShown = false
 
-    init(page: StudioPage, device: DeviceProfile, overlay: WidgetPointer) {
+    /// `size`: the size it waits at (the page is laid out for it already when a sheet of that
+    /// size opens; another size costs a relayout at open).
+    init(page: StudioPage, device: DeviceProfile, overlay: WidgetPointer, size: PresentationSize) {
         self.overlay = overlay
         style = device == .phone ? .bottomSheet : .panel
         content = SheetContent(page: page)
@@ -61,7 +63,7 @@ final class InWindowSheet {
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         gtk_shortcut_controller_add_shortcut(keys, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), escape))
         gtk_widget_add_controller(scrim, keys)
-        apply(size: .full)
+        apply(size: size)
         setShown(false)
     }
 
