@@ -132,7 +132,13 @@ final class Tour {
         let ok = await waitFor(conditions)
         try? await Task.sleep(for: .milliseconds(350))  // let the page paint before the picture
         let file = "\(device.rawValue)-\(steps.count + 1)-\(name).png"
-        let saved = WindowSnapshot.savePNG(app.window.window, to: outDirectory + "/" + file)
+        // The renderer can be between frames (a busy machine): try again shortly, a few times.
+        var saved = WindowSnapshot.savePNG(app.window.window, to: outDirectory + "/" + file)
+        for _ in 0..<10 where !saved {
+            try? await Task.sleep(for: .milliseconds(100))
+            saved = WindowSnapshot.savePNG(app.window.window, to: outDirectory + "/" + file)
+        }
+        if !saved { printError("hostshell demo: could not take the picture of step \(name)") }
         let unmet = StatePredicate(conditions).unmet(in: ShellState.json(app)).joined(separator: "; ")
         steps.append(Step(name: name, ok: ok, detail: ok ? detail : "did not happen within \(Int(stepTimeout)) s: \(detail) (\(unmet))",
                           screenshot: saved ? file : nil))
