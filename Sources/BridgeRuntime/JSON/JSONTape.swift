@@ -28,7 +28,8 @@ public struct JSONTape {
         var kind: Kind
         /// string: bit 0 = has escapes; bool: 1 = true; number: bit 0 = integer syntax.
         var flags: UInt8
-        /// object: members; array: elements; string without escapes: its `fingerprint`.
+        /// object: members; array: elements; an object key without escapes: its `fingerprint`
+        /// (other strings: 0, never compared as keys).
         var count: Int32
         /// string: first byte after the opening quote; number: first byte.
         var start: Int32
@@ -132,6 +133,20 @@ public struct JSONTape {
         return found
     }
 
+    /// True when the key entry `keyIndex` spells `key`: for a decoder that walks an object's
+    /// members once and dispatches on each key. A key of another length (most of them) is
+    /// told apart by one compare; an escaped key (rare) is decoded first.
+    @inline(__always) func isKey(_ keyIndex: Int, _ key: StaticString) -> Bool {
+        let e = entries[keyIndex]
+        guard e.flags & 1 == 0 else { return keyEquals(e, key) }
+        let length = key.utf8CodeUnitCount
+        guard Int(e.end &- e.start) == length else { return false }
+        let a = bytes.baseAddress! + Int(e.start), b = key.utf8Start
+        var j = 0
+        while j < length && a[j] == b[j] { j += 1 }
+        return j == length
+    }
+
     /// True when the string entry `i` spells `key`.
     func keyEquals(_ i: Int, _ key: StaticString) -> Bool { keyEquals(entries[i], key) }
 
@@ -150,7 +165,27 @@ public struct JSONTape {
     func string(_ i: Int) -> String {
         let e = entries[i]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        return e.flags & 1 == 0 ? String(decoding: raw, as: UTF8.self) : Self.unescape(raw)
+        return e.flags & 1 == 0 ? Self.makeString(raw) : Self.unescape(raw)
+    }
+
+    /// `raw` (UTF-8 without escapes) as a Swift string. Up to 15 bytes — nearly every key, id,
+    /// token and short title — is a small string, stored inline: building it in place costs
+    /// about two thirds of `String(decoding:as:)`, which checks for ASCII in a separate pass
+    /// first. Both repair invalid UTF-8 the same way (a tape's text is valid anyway).
+    @inline(__always) static func makeString(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        guard raw.count <= 15 else { return String(decoding: raw, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: raw.count) { $0.initialize(fromContentsOf: raw) }
+    }
+
+    /// `body` run on the decoded UTF-8 of the string entry `i`: the text's own bytes when it
+    /// has no escapes, so no string is made.
+    func withUTF8<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let e = entries[i]
+        guard e.flags & 1 == 0 else {
+            var decoded = string(i)
+            return decoded.withUTF8(body)
+        }
+        return body(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]))
     }
 
     /// The string entry `i` when its decoded text satisfies `pattern` (checked on the bytes, before
@@ -162,7 +197,7 @@ public struct JSONTape {
             return decoded.withUTF8(pattern) ? decoded : nil
         }
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        return pattern(raw) ? String(decoding: raw, as: UTF8.self) : nil
+        return pattern(raw) ? Self.makeString(raw) : nil
     }
 
     /// The case of `E` whose raw value the string entry `i` spells, compared as bytes.
