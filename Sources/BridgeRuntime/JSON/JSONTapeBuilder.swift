@@ -68,39 +68,26 @@ struct JSONTapeBuilder: ~Copyable {
         }
     }
 
-    /// The offset of the first quote, backslash or control byte at or after `from` (or `n`),
-    /// eight bytes at a time: a byte is flagged when it equals `"` or `\` or is below 0x20, and
-    /// the lowest flagged byte of a word is always a true match. Works on a local cursor so
-    /// the loop stays in registers.
-    @inline(__always) private func plainRunEnd(from: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var q = from
-        while n &- q >= 8 {
-            let w = UInt64(littleEndian: UnsafeRawPointer(bytes + q).loadUnaligned(as: UInt64.self))
-            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
-            let hits = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (w &- ones &* 0x20) & ~w) & highs
-            if hits != 0 { return q &+ hits.trailingZeroBitCount >> 3 }
-            q &+= 8
-        }
-        while q < n {
-            let b = bytes[q]
-            if b < 0x20 || b == 0x22 || b == 0x5C { return q }
-            q &+= 1
-        }
-        return q
-    }
+    @inline(__always) private func plainRunEnd(from: Int) -> Int { PlainRun.end(bytes, from: from, count: n) }
 
-    /// A string at `p` (its opening quote), appended as one entry.
-    private mutating func scanString() throws(JSONParseError) {
+    /// A string at `p` (its opening quote), appended as one entry; a key without escapes also
+    /// gets its fingerprint, which member lookups compare first. Inlined into the two places
+    /// that scan strings, so the cursor stays in a register; escapes take the slow path.
+    @inline(__always) private mutating func scanString(isKey: Bool) throws(JSONParseError) {
         let start = p + 1
-        var q = plainRunEnd(from: start)
-        if q < n && bytes[q] == UInt8(ascii: "\"") {  // the common case: no escapes
-            append(.string, 0, start, q)
-            entries[count - 1].count = JSONTape.fingerprint(bytes + start, q - start)
-            p = q + 1
+        let q = plainRunEnd(from: start)
+        guard q < n && bytes[q] == UInt8(ascii: "\"") else {  // an escape, a control byte or the end
+            try scanEscapedString(start: start, from: q)
             return
         }
-        p = q
+        append(.string, 0, start, q)
+        if isKey { entries[count - 1].count = JSONTape.fingerprint(bytes + start, q - start) }
+        p = q + 1
+    }
+
+    /// The rest of a string from `from`, the first byte that is not plain text.
+    @inline(never) private mutating func scanEscapedString(start: Int, from: Int) throws(JSONParseError) {
+        p = from
         while true {
             guard p < n else { throw fail(.unexpectedEnd) }
             let b = bytes[p]
@@ -122,19 +109,18 @@ struct JSONTapeBuilder: ~Copyable {
             default:
                 throw fail(.invalidEscape)
             }
-            q = plainRunEnd(from: p)
-            p = q
+            p = plainRunEnd(from: p)
         }
         append(.string, 1, start, p)
         p += 1
     }
 
     /// An object key and its colon, leaving `p` at the value.
-    private mutating func scanKey() throws(JSONParseError) {
+    @inline(__always) private mutating func scanKey() throws(JSONParseError) {
         skipWhitespace()
         guard p < n else { throw fail(.unexpectedEnd) }
         guard bytes[p] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
-        try scanString()
+        try scanString(isKey: true)
         if p < n && bytes[p] == UInt8(ascii: ":") { p += 1; return }  // the compact form
         skipWhitespace()
         guard p < n else { throw fail(.unexpectedEnd) }
@@ -208,7 +194,7 @@ struct JSONTapeBuilder: ~Copyable {
                     if isObject { try scanKey() }
                     continue
                 }
-            case UInt8(ascii: "\""): try scanString()
+            case UInt8(ascii: "\""): try scanString(isKey: false)
             case UInt8(ascii: "t"): try scanLiteral("true"); append(.bool, 1, 0, 0)
             case UInt8(ascii: "f"): try scanLiteral("false"); append(.bool, 0, 0, 0)
             case UInt8(ascii: "n"): try scanLiteral("null"); append(.null, 0, 0, 0)
