@@ -24,18 +24,33 @@ enum WordClass {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let tops: UInt64 = 0x8080_8080_8080_8080
 
-    /// True when each of the `count` bytes at `base` lies in one of `ranges`.
+    /// True when each of the `count` bytes at `base` lies in one of `ranges`. Only those bytes
+    /// are read; a text that does not fill its last word is gathered into one in registers from
+    /// overlapping reads (copying it to memory and reading a word back would stall on the
+    /// store, which measured as the larger part of the check).
     @inline(__always) static func allBytes(_ base: UnsafePointer<UInt8>, _ count: Int, _ ranges: Ranges) -> Bool {
-        var i = 0
-        while count - i >= 8 {
-            guard wordInRanges(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), ranges) else { return false }
-            i += 8
+        func load<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> UInt64 {
+            UInt64(UnsafeRawPointer(base + offset).loadUnaligned(as: T.self))
         }
-        guard i < count else { return true }
-        // The tail, padded with a byte of the first range so the padding always passes.
-        var tail = ones &* UInt64(ranges.0.lowerBound)
-        withUnsafeMutableBytes(of: &tail) { $0.baseAddress!.copyMemory(from: base + i, byteCount: count - i) }
-        return wordInRanges(tail, ranges)
+        if count >= 8 {
+            var i = 0
+            while count - i > 8 {
+                guard wordInRanges(load(i, as: UInt64.self), ranges) else { return false }
+                i += 8
+            }
+            return wordInRanges(load(count - 8, as: UInt64.self), ranges)  // the last word, overlapping
+        }
+        // Fewer than eight bytes: every byte lands in some lane; lanes left over get a byte of
+        // the first range, which always passes.
+        let padding = ones &* UInt64(ranges.0.lowerBound)
+        let word: UInt64
+        switch count {
+        case 4...7: word = load(0, as: UInt32.self) | load(count - 4, as: UInt32.self) << 32
+        case 2...3: word = load(0, as: UInt16.self) | load(count - 2, as: UInt16.self) << 16 | padding & 0xFFFF_FFFF_0000_0000
+        case 1: word = UInt64(base[0]) | padding & ~0xFF
+        default: return true
+        }
+        return wordInRanges(word, ranges)
     }
 
     /// Byte order does not matter: every byte is tested alike.
