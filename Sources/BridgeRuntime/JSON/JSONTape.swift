@@ -141,10 +141,27 @@ public struct JSONTape {
         guard e.flags & 1 == 0 else { return keyEquals(e, key) }
         let length = key.utf8CodeUnitCount
         guard Int(e.end &- e.start) == length else { return false }
-        let a = bytes.baseAddress! + Int(e.start), b = key.utf8Start
-        var j = 0
-        while j < length && a[j] == b[j] { j += 1 }
-        return j == length
+        return Self.equalBytes(bytes.baseAddress! + Int(e.start), key.utf8Start, length)
+    }
+
+    /// True when the `n` bytes at `a` and `b` are equal. Keys are short: from 4 bytes on, two
+    /// overlapping words (the first and the last) settle up to twice their size.
+    @inline(__always) static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        func load<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ offset: Int, as: T.Type) -> T {
+            UnsafeRawPointer(p + offset).loadUnaligned(as: T.self)
+        }
+        switch n {
+        case 8...16:
+            return load(a, 0, as: UInt64.self) == load(b, 0, as: UInt64.self)
+                && load(a, n - 8, as: UInt64.self) == load(b, n - 8, as: UInt64.self)
+        case 4..<8:
+            return load(a, 0, as: UInt32.self) == load(b, 0, as: UInt32.self)
+                && load(a, n - 4, as: UInt32.self) == load(b, n - 4, as: UInt32.self)
+        default:
+            var j = 0
+            while j < n && a[j] == b[j] { j += 1 }
+            return j == n
+        }
     }
 
     /// True when the string entry `i` spells `key`.
@@ -165,16 +182,32 @@ public struct JSONTape {
     func string(_ i: Int) -> String {
         let e = entries[i]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        return e.flags & 1 == 0 ? Self.makeString(raw) : Self.unescape(raw)
+        return e.flags & 1 == 0 ? makeString(raw) : Self.unescape(raw)
     }
 
-    /// `raw` (UTF-8 without escapes) as a Swift string. Up to 15 bytes — nearly every key, id,
-    /// token and short title — is a small string, stored inline: building it in place costs
-    /// about two thirds of `String(decoding:as:)`, which checks for ASCII in a separate pass
-    /// first. Both repair invalid UTF-8 the same way (a tape's text is valid anyway).
-    @inline(__always) static func makeString(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        guard raw.count <= 15 else { return String(decoding: raw, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: raw.count) { $0.initialize(fromContentsOf: raw) }
+    /// `raw` (UTF-8 without escapes, a slice of this tape's text) as a Swift string. Up to 15
+    /// bytes — nearly every key, id, token and short title — is a small string, stored inline,
+    /// which `String(unsafeUninitializedCapacity:)` builds in place for about two thirds of the
+    /// work of `String(decoding:as:)` (that one checks for ASCII in a pass of its own first).
+    ///
+    /// Up to 8 bytes, the text is copied as one 8-byte word, read from the tape when the text
+    /// goes on that far (the bytes past `raw` are the closing quote and what follows, never
+    /// part of the string: only `raw.count` bytes are reported initialised). One whole-word
+    /// store is what the string's own word-sized reads of the buffer can take straight from
+    /// the store buffer; a byte-wise copy makes them wait for it to drain, which measured as the
+    /// larger part of the cost of a short string. Invalid UTF-8 is repaired the same way on
+    /// every path (a tape's text is valid anyway).
+    @inline(__always) func makeString(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        let count = raw.count
+        if count <= 8, let source = raw.baseAddress, bytes.baseAddress! + bytes.count - source >= 8 {
+            let word = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+            return String(unsafeUninitializedCapacity: 8) { buffer in
+                UnsafeMutableRawPointer(buffer.baseAddress!).storeBytes(of: word, as: UInt64.self)
+                return count
+            }
+        }
+        guard count <= 15 else { return String(decoding: raw, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: count) { $0.initialize(fromContentsOf: raw) }
     }
 
     /// `body` run on the decoded UTF-8 of the string entry `i`: the text's own bytes when it
@@ -197,7 +230,7 @@ public struct JSONTape {
             return decoded.withUTF8(pattern) ? decoded : nil
         }
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        return pattern(raw) ? Self.makeString(raw) : nil
+        return pattern(raw) ? makeString(raw) : nil
     }
 
     /// The case of `E` whose raw value the string entry `i` spells, compared as bytes.
@@ -208,7 +241,7 @@ public struct JSONTape {
         for candidate in E.allCases {
             var name = candidate.rawValue
             guard name.utf8.count == raw.count else { continue }
-            if name.withUTF8({ name in (0..<raw.count).allSatisfy { name[$0] == raw[$0] } }) { return candidate }
+            if raw.isEmpty || name.withUTF8({ Self.equalBytes($0.baseAddress!, raw.baseAddress!, raw.count) }) { return candidate }
         }
         return nil
     }

@@ -2,6 +2,10 @@
 /// containers, so there is no recursion. Everything it touches is a raw pointer owned for the
 /// length of one parse — the text, the entry buffer, the stack — so the hot loops carry no
 /// bounds checks beyond the scanner's own and no reference counting.
+///
+/// The stack of open containers and the first entries live on the machine stack: a short
+/// message (most bridge messages) is parsed without any allocation; a longer one moves its
+/// entries to the heap once, sized for the whole text.
 struct JSONTapeBuilder: ~Copyable {
     typealias Entry = JSONTape.Entry
 
@@ -11,10 +15,16 @@ struct JSONTapeBuilder: ~Copyable {
     private var entries: UnsafeMutablePointer<Entry>
     private var count = 0
     private var capacity: Int
+    /// Whether `entries` is a heap allocation of this builder (else the caller's stack).
+    private var ownsEntries = false
     /// Entry index of each open container, innermost last.
     private let open: UnsafeMutablePointer<Int32>
     private var depth = 0
     private let maxDepth: Int
+
+    /// Entries kept on the stack: within the standard library's 1 KiB for a stack allocation
+    /// without asking the runtime (an entry is 20 bytes).
+    private static let stackEntries = 48
 
     /// Parses `text` and runs `body` over its entries; the entries live only during `body`.
     static func withEntries<T>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
@@ -22,41 +32,53 @@ struct JSONTapeBuilder: ~Copyable {
         guard let base = text.baseAddress, !text.isEmpty else {
             throw JSONParseError(reason: .unexpectedEnd, offset: 0)
         }
-        var builder = JSONTapeBuilder(base, text.count, maxDepth: max(0, maxDepth))
-        try builder.scanDocument()
-        return body(UnsafeBufferPointer(start: builder.entries, count: builder.count))
+        let maxDepth = max(0, maxDepth)
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maxDepth + 1) { (open) throws(JSONParseError) -> T in
+            try withUnsafeTemporaryAllocation(of: Entry.self, capacity: stackEntries) { (stack) throws(JSONParseError) -> T in
+                var builder = JSONTapeBuilder(base, text.count, maxDepth: maxDepth, open: open.baseAddress!, entries: stack)
+                try builder.scanDocument()
+                return body(UnsafeBufferPointer(start: builder.entries, count: builder.count))
+            }
+        }
     }
 
-    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int) {
+    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
+                 entries: UnsafeMutableBufferPointer<Entry>) {
         self.bytes = bytes
         self.n = n
         self.maxDepth = maxDepth
-        // Every value but the last takes at least two bytes; capped so a huge text reserves little.
-        capacity = min(n / 2 + 2, 8192)
-        entries = .allocate(capacity: capacity)
-        open = .allocate(capacity: maxDepth + 1)
+        self.open = open
+        self.entries = entries.baseAddress!
+        capacity = entries.count
     }
 
     deinit {
-        entries.deallocate()
-        open.deallocate()
+        if ownsEntries { entries.deallocate() }
     }
 
     private func fail(_ reason: JSONParseError.Reason) -> JSONParseError { JSONParseError(reason: reason, offset: p) }
 
-    @inline(__always) private mutating func append(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
+    /// Offsets and counts stay below `Int32.max` (the text is shorter), so the arithmetic on
+    /// this path wraps instead of checking for overflow.
+    @inline(__always) private mutating func append(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int,
+                                                   count fingerprint: Int32 = 0) {
         if count == capacity { grow() }
-        (entries + count).initialize(to: Entry(kind: kind, flags: flags, count: 0, start: Int32(truncatingIfNeeded: start),
-                                               end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: count + 1)))
-        count += 1
+        let next = count &+ 1
+        (entries + count).initialize(to: Entry(kind: kind, flags: flags, count: fingerprint, start: Int32(truncatingIfNeeded: start),
+                                               end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: next)))
+        count = next
     }
 
     private mutating func grow() {
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        // Every value but the last takes at least two bytes, so n / 2 + 2 entries hold the whole
+        // text; capped so that a huge text reserves little, doubling from there.
+        let newCapacity = ownsEntries ? capacity * 2 : max(min(n / 2 + 2, 8192), capacity * 2)
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
         grown.moveInitialize(from: entries, count: count)
-        entries.deallocate()
+        if ownsEntries { entries.deallocate() }
         entries = grown
-        capacity *= 2
+        capacity = newCapacity
+        ownsEntries = true
     }
 
     @inline(__always) private mutating func skipWhitespace() {
@@ -74,15 +96,14 @@ struct JSONTapeBuilder: ~Copyable {
     /// gets its fingerprint, which member lookups compare first. Inlined into the two places
     /// that scan strings, so the cursor stays in a register; escapes take the slow path.
     @inline(__always) private mutating func scanString(isKey: Bool) throws(JSONParseError) {
-        let start = p + 1
+        let start = p &+ 1
         let q = plainRunEnd(from: start)
         guard q < n && bytes[q] == UInt8(ascii: "\"") else {  // an escape, a control byte or the end
             try scanEscapedString(start: start, from: q)
             return
         }
-        append(.string, 0, start, q)
-        if isKey { entries[count - 1].count = JSONTape.fingerprint(bytes + start, q - start) }
-        p = q + 1
+        append(.string, 0, start, q, count: isKey ? JSONTape.fingerprint(bytes + start, q &- start) : 0)
+        p = q &+ 1
     }
 
     /// The rest of a string from `from`, the first byte that is not plain text.
@@ -121,7 +142,7 @@ struct JSONTapeBuilder: ~Copyable {
         guard p < n else { throw fail(.unexpectedEnd) }
         guard bytes[p] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
         try scanString(isKey: true)
-        if p < n && bytes[p] == UInt8(ascii: ":") { p += 1; return }  // the compact form
+        if p < n && bytes[p] == UInt8(ascii: ":") { p &+= 1; return }  // the compact form
         skipWhitespace()
         guard p < n else { throw fail(.unexpectedEnd) }
         guard bytes[p] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter) }
@@ -171,7 +192,7 @@ struct JSONTapeBuilder: ~Copyable {
     }
 
     private mutating func scanDocument() throws(JSONParseError) {
-        while true {
+        nextValue: while true {
             // A value is expected at p.
             skipWhitespace()
             guard p < n else { throw fail(.unexpectedEnd) }
@@ -194,7 +215,22 @@ struct JSONTapeBuilder: ~Copyable {
                     if isObject { try scanKey() }
                     continue
                 }
-            case UInt8(ascii: "\""): try scanString(isKey: false)
+            case UInt8(ascii: "\""):
+                try scanString(isKey: false)
+                // The commonest stretch of a bridge message, members `,"key":"text"` in compact
+                // JSON, loops here, skipping the general steps below; they would do the same.
+                if depth > 0 {
+                    let container = Int(open[depth - 1])
+                    if entries[container].kind == .object {
+                        while n &- p > 1 && bytes[p] == UInt8(ascii: ",") && bytes[p &+ 1] == UInt8(ascii: "\"") {
+                            entries[container].count &+= 1
+                            p &+= 1
+                            try scanKey()
+                            guard p < n && bytes[p] == UInt8(ascii: "\"") else { continue nextValue }
+                            try scanString(isKey: false)
+                        }
+                    }
+                }
             case UInt8(ascii: "t"): try scanLiteral("true"); append(.bool, 1, 0, 0)
             case UInt8(ascii: "f"): try scanLiteral("false"); append(.bool, 0, 0, 0)
             case UInt8(ascii: "n"): try scanLiteral("null"); append(.null, 0, 0, 0)
@@ -209,11 +245,11 @@ struct JSONTapeBuilder: ~Copyable {
                     return
                 }
                 guard p < n else { throw fail(.unexpectedEnd) }
-                let top = entries + Int(open[depth - 1])
-                top.pointee.count += 1
+                let top = entries + Int(open[depth &- 1])
+                top.pointee.count &+= 1
                 let isObject = top.pointee.kind == .object
                 let c = bytes[p]
-                p += 1
+                p &+= 1
                 if c == UInt8(ascii: ",") {
                     if isObject { try scanKey() }
                     break

@@ -33,12 +33,15 @@ extension NavigationCatalog {
         guard count > 1 else { return nil }
         guard count <= 32 else { return Patterns.firstRepeated(groups.flatMap { $0.items.map(\.id) }) }
         return withUnsafeTemporaryAllocation(of: (group: Int, item: Int, length: Int).self, capacity: count) { ids in
-            var n = 0
-            for g in groups.indices {
-                for k in groups[g].items.indices where n < count {
-                    ids[n] = (g, k, groups[g].items[k].id.utf8.count)
+            var n = 0, g = 0
+            for group in groups {
+                var k = 0
+                for item in group.items where n < count {
+                    ids[n] = (g, k, item.id.utf8.count)
                     n += 1
+                    k += 1
                 }
+                g += 1
             }
             for i in 0..<n {
                 for j in i + 1 ..< n where ids[j].length == ids[i].length {
