@@ -44,16 +44,17 @@ enum EnvelopeReader {
     /// remaining steps in `body`. Nesting is bounded while parsing, so a hostile document costs
     /// at most a few levels of work.
     static func withTape<T>(_ text: String, _ body: (JSONTape) throws(BridgeFailure) -> T) throws(BridgeFailure) -> T {
-        let result: Result<T, BridgeFailure>
         do {
-            result = try JSONTape.parse(text, maxDepth: Envelope.maxValueDepth) { tape in
-                Result { () throws(BridgeFailure) in try body(tape) }
-            }
+            return try JSONTape.parse(text, maxDepth: Envelope.maxValueDepth, body)
         } catch {
-            throw BridgeFailure(.malformed, reason: error.reason == .tooDeep
-                ? "nested deeper than \(Envelope.maxValueDepth) levels" : "not JSON: \(error)")
+            switch error {
+            case .notJSON(let failure):
+                throw BridgeFailure(.malformed, reason: failure.reason == .tooDeep
+                    ? "nested deeper than \(Envelope.maxValueDepth) levels" : "not JSON: \(failure)")
+            case .body(let failure):
+                throw failure
+            }
         }
-        return try result.get()
     }
 
     /// Step 2: an object with a valid version. Returns the root object. `unsupported_version`

@@ -42,20 +42,33 @@ public struct JSONTape {
     let bytes: UnsafeBufferPointer<UInt8>
     let entries: UnsafeBufferPointer<Entry>
 
+    /// Why `parse` failed: the text is not JSON within the limits, or `body` threw.
+    enum ParseFailure<BodyError: Error>: Error {
+        case notJSON(JSONParseError)
+        case body(BodyError)
+    }
+
     /// Parses `text` and runs `body` with its tape. Value depth: the document is 0, a value
     /// inside an array or object is one deeper; a value deeper than `maxDepth` is refused, so a
     /// container at `maxDepth` must be empty.
-    static func parse<T>(_ text: String, maxDepth: Int, _ body: (JSONTape) -> T) throws(JSONParseError) -> T {
+    ///
+    /// `String.withUTF8` passes on only untyped errors, so failures cross it as one and are
+    /// recovered below; on success `body`'s value comes straight back, not wrapped in a
+    /// `Result` at each level (each wrap was a copy of a message, measurably so).
+    static func parse<T, E: Error>(_ text: String, maxDepth: Int, _ body: (JSONTape) throws(E) -> T) throws(ParseFailure<E>) -> T {
         var text = text
-        let result: Result<T, JSONParseError> = text.withUTF8 { bytes in
-            guard bytes.count < Int(Int32.max) else { return .failure(JSONParseError(reason: .tooLarge, offset: 0)) }
-            do throws(JSONParseError) {
-                return .success(try JSONTapeBuilder.withEntries(bytes, maxDepth: maxDepth) { body(JSONTape(bytes: bytes, entries: $0)) })
-            } catch {
-                return .failure(error)
+        do {
+            return try text.withUTF8 { bytes in
+                guard bytes.count < Int(Int32.max) else { throw ParseFailure<E>.notJSON(JSONParseError(reason: .tooLarge, offset: 0)) }
+                return try JSONTapeBuilder.withEntries(bytes, maxDepth: maxDepth) { (entries) throws(E) -> T in
+                    try body(JSONTape(bytes: bytes, entries: entries))
+                }
             }
+        } catch let failure as ParseFailure<E> {
+            throw failure
+        } catch {
+            preconditionFailure("parse throws only ParseFailure, not \(error)")
         }
-        return try result.get()
     }
 
     // MARK: reading

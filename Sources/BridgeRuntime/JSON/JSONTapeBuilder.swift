@@ -27,17 +27,17 @@ struct JSONTapeBuilder: ~Copyable {
     private static let stackEntries = 48
 
     /// Parses `text` and runs `body` over its entries; the entries live only during `body`.
-    static func withEntries<T>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
-                               _ body: (UnsafeBufferPointer<Entry>) -> T) throws(JSONParseError) -> T {
+    static func withEntries<T, E: Error>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
+                                         _ body: (UnsafeBufferPointer<Entry>) throws(E) -> T) throws(JSONTape.ParseFailure<E>) -> T {
         guard let base = text.baseAddress, !text.isEmpty else {
-            throw JSONParseError(reason: .unexpectedEnd, offset: 0)
+            throw .notJSON(JSONParseError(reason: .unexpectedEnd, offset: 0))
         }
         let maxDepth = max(0, maxDepth)
-        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maxDepth + 1) { (open) throws(JSONParseError) -> T in
-            try withUnsafeTemporaryAllocation(of: Entry.self, capacity: stackEntries) { (stack) throws(JSONParseError) -> T in
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maxDepth + 1) { (open) throws(JSONTape.ParseFailure<E>) -> T in
+            try withUnsafeTemporaryAllocation(of: Entry.self, capacity: stackEntries) { (stack) throws(JSONTape.ParseFailure<E>) -> T in
                 var builder = JSONTapeBuilder(base, text.count, maxDepth: maxDepth, open: open.baseAddress!, entries: stack)
-                try builder.scanDocument()
-                return body(UnsafeBufferPointer(start: builder.entries, count: builder.count))
+                do throws(JSONParseError) { try builder.scanDocument() } catch { throw .notJSON(error) }
+                do throws(E) { return try body(UnsafeBufferPointer(start: builder.entries, count: builder.count)) } catch { throw .body(error) }
             }
         }
     }
