@@ -142,6 +142,11 @@ struct JSONTapeBuilder: ~Copyable {
         guard p < n else { throw fail(.unexpectedEnd) }
         guard bytes[p] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
         try scanString(isKey: true)
+        try scanColon()
+    }
+
+    /// The colon after a key, leaving `p` at the value.
+    @inline(__always) private mutating func scanColon() throws(JSONParseError) {
         if p < n && bytes[p] == UInt8(ascii: ":") { p &+= 1; return }  // the compact form
         skipWhitespace()
         guard p < n else { throw fail(.unexpectedEnd) }
@@ -225,7 +230,8 @@ struct JSONTapeBuilder: ~Copyable {
                         while n &- p > 1 && bytes[p] == UInt8(ascii: ",") && bytes[p &+ 1] == UInt8(ascii: "\"") {
                             entries[container].count &+= 1
                             p &+= 1
-                            try scanKey()
+                            try scanString(isKey: true)  // the key: its quote is at p already
+                            try scanColon()
                             guard p < n && bytes[p] == UInt8(ascii: "\"") else { continue nextValue }
                             try scanString(isKey: false)
                         }
