@@ -27,11 +27,15 @@ public struct Envelope: Sendable, Equatable {
     public var text: String { JSONWriter.string(json) }
 }
 
-/// An envelope read off a tape: what the decoders need, without materializing the payload.
+/// An envelope read off a tape: what the decoders need, without materializing the payload, or
+/// the type (which a known type never needs as a string; see `StudioMessageType(utf8:)`).
 struct TapeEnvelope {
     var id: String?
-    var type: String
+    /// The type's string entry, already checked against the message-type pattern.
+    var typeEntry: Int
     var payload: FieldReader
+
+    var type: String { payload.tape.string(typeEntry) }
 }
 
 /// Reading envelopes in the contract's check order. Shared by both directions and by replies.
@@ -40,27 +44,37 @@ enum EnvelopeReader {
     /// remaining steps in `body`. Nesting is bounded while parsing, so a hostile document costs
     /// at most a few levels of work.
     static func withTape<T>(_ text: String, _ body: (JSONTape) throws(BridgeFailure) -> T) throws(BridgeFailure) -> T {
-        let result: Result<T, BridgeFailure>
         do {
-            result = try JSONTape.parse(text, maxDepth: Envelope.maxValueDepth) { tape in
-                Result { () throws(BridgeFailure) in try body(tape) }
-            }
+            return try JSONTape.parse(text, maxDepth: Envelope.maxValueDepth, body)
         } catch {
-            throw BridgeFailure(.malformed, reason: error.reason == .tooDeep
-                ? "nested deeper than \(Envelope.maxValueDepth) levels" : "not JSON: \(error)")
+            switch error {
+            case .notJSON(let failure):
+                throw BridgeFailure(.malformed, reason: failure.reason == .tooDeep
+                    ? "nested deeper than \(Envelope.maxValueDepth) levels" : "not JSON: \(failure)")
+            case .body(let failure):
+                throw failure
+            }
         }
-        return try result.get()
     }
 
     /// Step 2: an object with a valid version. Returns the root object. `unsupported_version`
     /// is decided here, before anything else is read.
     static func checkVersion(_ tape: JSONTape) throws(BridgeFailure) -> FieldReader {
+        let root = try rootObject(tape)
+        try checkVersion(tape, at: root.entry("version"), id: validId(tape, at: root.entry("id")))
+        return root
+    }
+
+    private static func rootObject(_ tape: JSONTape) throws(BridgeFailure) -> FieldReader {
         guard tape.kind(tape.root) == .object else {
             throw BridgeFailure(.malformed, reason: "the message must be an object, not \(tape.kindDescription(tape.root))")
         }
-        let root = FieldReader(tape, tape.root)
-        let id = validId(root)
-        guard let version = root.entry("version") else {
+        return FieldReader(tape, tape.root)
+    }
+
+    /// The version check on the entry of `version` (nil when absent).
+    private static func checkVersion(_ tape: JSONTape, at version: Int?, id: String?) throws(BridgeFailure) {
+        guard let version else {
             throw BridgeFailure(.malformed, id: id, reason: "version is required")
         }
         let number = tape.kind(version) == .number ? tape.number(version) : .nan
@@ -70,36 +84,46 @@ enum EnvelopeReader {
         guard number == Double(Envelope.version) else {
             throw BridgeFailure(.unsupportedVersion, reason: "protocol version \(Int(number)) is not supported; this host speaks 1")
         }
-        return root
     }
 
     /// The request id when it is a string of 1–64 characters (it has no pattern), else nil.
-    static func validId(_ root: FieldReader) -> String? {
-        guard let e = root.entry("id"), root.tape.kind(e) == .string else { return nil }
-        let id = root.tape.string(e)
+    static func validId(_ root: FieldReader) -> String? { validId(root.tape, at: root.entry("id")) }
+
+    private static func validId(_ tape: JSONTape, at entry: Int?) -> String? {
+        guard let e = entry, tape.kind(e) == .string else { return nil }
+        let id = tape.string(e)
         return Patterns.hasLength(id, in: 1...64) ? id : nil
     }
 
-    /// The whole envelope check: version, then keys, id, type and payload.
+    /// The whole envelope check: version, then keys, id, type and payload. Every message
+    /// passes here, so the four members (and the first unknown one) are found in one pass over
+    /// the root instead of a lookup each; a repeated key counts with its last value, as in
+    /// `FieldReader.entry`.
     static func read(_ tape: JSONTape) throws(BridgeFailure) -> TapeEnvelope {
-        let root = try checkVersion(tape)
-        let id = validId(root)
-        func malformed(_ reason: String) -> BridgeFailure { BridgeFailure(.malformed, id: id, reason: reason) }
-        do {
-            try root.requireOnly(["version", "id", "type", "payload"])
-        } catch {
-            throw malformed("the envelope has an unknown key \"\(error.field)\"")
+        let root = try rootObject(tape)
+        var version: Int? = nil, idEntry: Int? = nil, typeEntry: Int? = nil, payload: Int? = nil, unknownKey: Int? = nil
+        for key in tape.memberKeys(root.index) {
+            if tape.isKey(key, "version") { version = key + 1 }
+            else if tape.isKey(key, "id") { idEntry = key + 1 }
+            else if tape.isKey(key, "type") { typeEntry = key + 1 }
+            else if tape.isKey(key, "payload") { payload = key + 1 }
+            else if unknownKey == nil { unknownKey = key }
         }
-        if root.entry("id") != nil && id == nil { throw malformed("id must be a string of 1–64 characters") }
-        guard let typeEntry = root.entry("type"), tape.kind(typeEntry) == .string else {
+        let id = validId(tape, at: idEntry)
+        try checkVersion(tape, at: version, id: id)
+        func malformed(_ reason: String) -> BridgeFailure { BridgeFailure(.malformed, id: id, reason: reason) }
+        if let unknownKey { throw malformed("the envelope has an unknown key \"\(tape.string(unknownKey))\"") }
+        if idEntry != nil && id == nil { throw malformed("id must be a string of 1–64 characters") }
+        guard let typeEntry, tape.kind(typeEntry) == .string else {
             throw malformed("type is required and must be a string")
         }
-        let type = tape.string(typeEntry)
-        guard Patterns.isMessageType(type) else { throw malformed("type \"\(type.prefix(80))\" is not a message type") }
-        guard let payload = root.entry("payload") else { throw malformed("payload is required") }
+        guard tape.withUTF8(typeEntry, Patterns.isMessageType) else {
+            throw malformed("type \"\(tape.string(typeEntry).prefix(80))\" is not a message type")
+        }
+        guard let payload else { throw malformed("payload is required") }
         guard tape.kind(payload) == .object else {
             throw malformed("payload must be an object, not \(tape.kindDescription(payload))")
         }
-        return TapeEnvelope(id: id, type: type, payload: FieldReader(tape, payload))
+        return TapeEnvelope(id: id, typeEntry: typeEntry, payload: FieldReader(tape, payload))
     }
 }

@@ -2,6 +2,11 @@
 /// the contract's rules and turning every deviation into a `ContractViolation` that names the
 /// field. An explicit `null` is a wrong value, not an absent one (as in the phone app's
 /// decoder); unknown keys are ignored unless `requireOnly` is called.
+///
+/// Each rule comes in two forms: by key (the reader finds the member) and `at:` an entry a
+/// schema-specialised decoder already found in its own single pass over the members (nil when
+/// absent). Both apply the same checks and name the field the same way. The `at:` forms are
+/// inlined: a call costs more than the checks themselves, and a catalog makes dozens.
 struct FieldReader {
     let tape: JSONTape
     /// The object's entry on the tape.
@@ -36,7 +41,11 @@ struct FieldReader {
     // MARK: strings
 
     func optionalString(_ key: StaticString, length: ClosedRange<Int>) throws(ContractViolation) -> String? {
-        guard let e = entry(key) else { return nil }
+        try optionalString(at: entry(key), key, length: length)
+    }
+
+    @inline(__always) func optionalString(at entry: Int?, _ key: StaticString, length: ClosedRange<Int>) throws(ContractViolation) -> String? {
+        guard let e = entry else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
         let s = tape.string(e)
         guard Patterns.hasLength(s, in: length) else { throw Self.lengthViolation(s, length, key.description) }
@@ -50,12 +59,20 @@ struct FieldReader {
     }
 
     func string(_ key: StaticString, length: ClosedRange<Int>) throws(ContractViolation) -> String {
-        guard let s = try optionalString(key, length: length) else { throw missing(key) }
+        try string(at: entry(key), key, length: length)
+    }
+
+    @inline(__always) func string(at entry: Int?, _ key: StaticString, length: ClosedRange<Int>) throws(ContractViolation) -> String {
+        guard let s = try optionalString(at: entry, key, length: length) else { throw missing(key) }
         return s
     }
 
     func optionalIdentifier(_ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String? {
-        guard let e = entry(key) else { return nil }
+        try optionalIdentifier(at: entry(key), key, maxLength: maxLength)
+    }
+
+    @inline(__always) func optionalIdentifier(at entry: Int?, _ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String? {
+        guard let e = entry else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
         guard let s = tape.patternString(e, { Patterns.isIdentifier($0, maxLength: maxLength) }) else {
             throw ContractViolation(key.description, "must match ^[a-z0-9][a-z0-9._:-]*$ with at most \(maxLength) characters")
@@ -64,12 +81,20 @@ struct FieldReader {
     }
 
     func identifier(_ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String {
-        guard let s = try optionalIdentifier(key, maxLength: maxLength) else { throw missing(key) }
+        try identifier(at: entry(key), key, maxLength: maxLength)
+    }
+
+    @inline(__always) func identifier(at entry: Int?, _ key: StaticString, maxLength: Int = 64) throws(ContractViolation) -> String {
+        guard let s = try optionalIdentifier(at: entry, key, maxLength: maxLength) else { throw missing(key) }
         return s
     }
 
     func optionalToken(_ key: StaticString, maxLength: Int) throws(ContractViolation) -> String? {
-        guard let e = entry(key) else { return nil }
+        try optionalToken(at: entry(key), key, maxLength: maxLength)
+    }
+
+    @inline(__always) func optionalToken(at entry: Int?, _ key: StaticString, maxLength: Int) throws(ContractViolation) -> String? {
+        guard let e = entry else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
         guard let s = tape.patternString(e, { Patterns.isToken($0, maxLength: maxLength) }) else {
             throw ContractViolation(key.description, "must match ^[a-z][a-z0-9-]*$ with at most \(maxLength) characters")
@@ -78,14 +103,23 @@ struct FieldReader {
     }
 
     func token(_ key: StaticString, maxLength: Int) throws(ContractViolation) -> String {
-        guard let s = try optionalToken(key, maxLength: maxLength) else { throw missing(key) }
+        try token(at: entry(key), key, maxLength: maxLength)
+    }
+
+    @inline(__always) func token(at entry: Int?, _ key: StaticString, maxLength: Int) throws(ContractViolation) -> String {
+        guard let s = try optionalToken(at: entry, key, maxLength: maxLength) else { throw missing(key) }
         return s
     }
 
     /// A string that must be one of `E`'s raw values, matched as bytes: no string is made.
     func optionalEnum<E: RawRepresentable & CaseIterable>(_ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
     where E.RawValue == String {
-        guard let e = entry(key) else { return nil }
+        try optionalEnum(at: entry(key), key, type)
+    }
+
+    @inline(__always) func optionalEnum<E: RawRepresentable & CaseIterable>(at entry: Int?, _ key: StaticString, _ type: E.Type) throws(ContractViolation) -> E?
+    where E.RawValue == String {
+        guard let e = entry else { return nil }
         guard tape.kind(e) == .string else { throw wrongKind(key, "a string", e) }
         guard let value = tape.matchCase(e, of: E.self) else { throw ContractViolation(key.description, "has an unknown value") }
         return value
@@ -130,7 +164,11 @@ struct FieldReader {
     // MARK: containers
 
     func optionalArray(_ key: StaticString, count: ClosedRange<Int>) throws(ContractViolation) -> JSONTape.Children? {
-        guard let e = entry(key) else { return nil }
+        try optionalArray(at: entry(key), key, count: count)
+    }
+
+    @inline(__always) func optionalArray(at entry: Int?, _ key: StaticString, count: ClosedRange<Int>) throws(ContractViolation) -> JSONTape.Children? {
+        guard let e = entry else { return nil }
         guard tape.kind(e) == .array else { throw wrongKind(key, "an array", e) }
         let n = tape.count(e)
         guard count.contains(n) else {
@@ -142,7 +180,11 @@ struct FieldReader {
     }
 
     func array(_ key: StaticString, count: ClosedRange<Int>) throws(ContractViolation) -> JSONTape.Children {
-        guard let items = try optionalArray(key, count: count) else { throw missing(key) }
+        try array(at: entry(key), key, count: count)
+    }
+
+    @inline(__always) func array(at entry: Int?, _ key: StaticString, count: ClosedRange<Int>) throws(ContractViolation) -> JSONTape.Children {
+        guard let items = try optionalArray(at: entry, key, count: count) else { throw missing(key) }
         return items
     }
 

@@ -118,14 +118,15 @@ public enum HostMessage: Sendable, Equatable {
 
     static func decode(tape: JSONTape) throws(BridgeFailure) -> HostMessage {
         let envelope = try EnvelopeReader.read(tape)
-        guard types.contains(envelope.type) else {
-            throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,
-                                reason: "Studio does not handle \"\(envelope.type)\" from the host")
+        let type = envelope.type
+        guard types.contains(type) else {
+            throw BridgeFailure(.unknownType, id: envelope.id, type: type,
+                                reason: "Studio does not handle \"\(type)\" from the host")
         }
         do {
-            return try decodePayload(envelope.type, envelope.payload)
+            return try decodePayload(type, envelope.payload)
         } catch {
-            throw BridgeFailure(.malformed, id: envelope.id, type: envelope.type, reason: error.prefixed("payload").description)
+            throw BridgeFailure(.malformed, id: envelope.id, type: type, reason: error.prefixed("payload").description)
         }
     }
 

@@ -23,19 +23,11 @@ public enum Patterns {
         return s.withUTF8 { isIdentifier($0, maxLength: maxLength) }
     }
 
+    /// Every byte must be ASCII, so the byte count is the character count: the length is
+    /// settled first, then the first byte, then all bytes eight at a time (`WordClass`).
     static func isIdentifier(_ bytes: UnsafeBufferPointer<UInt8>, maxLength: Int) -> Bool {
-        var count = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
-            case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "-"):
-                if count == 0 { return false }
-            default: return false
-            }
-            count += 1
-            if count > maxLength { return false }
-        }
-        return count > 0
+        guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= maxLength, isLowercaseOrDigit(base[0]) else { return false }
+        return WordClass.allBytes(base, bytes.count, WordClass.identifier)
     }
 
     /// `^[a-z][a-z0-9-]*$`, 1...maxLength — icon tokens (40), size and feedback tokens (32).
@@ -45,18 +37,12 @@ public enum Patterns {
     }
 
     static func isToken(_ bytes: UnsafeBufferPointer<UInt8>, maxLength: Int) -> Bool {
-        var count = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): break
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-                if count == 0 { return false }
-            default: return false
-            }
-            count += 1
-            if count > maxLength { return false }
-        }
-        return count > 0
+        guard let base = bytes.baseAddress, bytes.count > 0, bytes.count <= maxLength, base[0] &- UInt8(ascii: "a") < 26 else { return false }
+        return WordClass.allBytes(base, bytes.count, WordClass.token)
+    }
+
+    @inline(__always) static func isLowercaseOrDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
     }
 
     /// `^[a-z][a-z0-9-]*(/[a-z][a-z0-9-]*)+$`, 3...64 — a message type.

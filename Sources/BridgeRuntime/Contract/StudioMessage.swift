@@ -39,8 +39,17 @@ public enum StudioMessageType: String, Sendable, CaseIterable {
 
     public func isAllowed(in context: HostContext) -> Bool { onlyContext.map { $0 == context } ?? true }
 
-    /// A lookup faster than `init(rawValue:)`'s linear string compare over 23 cases.
-    static let byName: [String: StudioMessageType] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    /// The type named `name` (UTF-8 as it stands in the message), found without making a
+    /// string: a name that passed `Patterns.isMessageType` is ASCII, for which equal bytes is
+    /// exactly string equality, and the lengths rule out all but one or two types.
+    init?(utf8 name: UnsafeBufferPointer<UInt8>) {
+        for (type, spelling) in Self.spellings where spelling.count == name.count {
+            if spelling.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { self = type; return }
+        }
+        return nil
+    }
+
+    private static let spellings: [(StudioMessageType, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
 }
 
 /// A decoded, validated message from Studio.
@@ -125,7 +134,7 @@ public enum StudioMessageDecoder {
 
     static func decode(tape: JSONTape, context: HostContext?) throws(BridgeFailure) -> InboundMessage {
         let envelope = try EnvelopeReader.read(tape)
-        guard let type = StudioMessageType.byName[envelope.type] else {
+        guard let type = tape.withUTF8(envelope.typeEntry, StudioMessageType.init(utf8:)) else {
             throw BridgeFailure(.unknownType, id: envelope.id, type: envelope.type,
                                 reason: "the host does not handle \"\(envelope.type)\" from Studio")
         }

@@ -28,7 +28,14 @@ public enum JSONParser {
     public static let defaultMaxDepth = 512
 
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        try JSONTape.parse(text, maxDepth: maxDepth) { $0.value($0.root) }
+        do {
+            return try JSONTape.parse(text, maxDepth: maxDepth) { $0.value($0.root) }
+        } catch {
+            switch error {
+            case .notJSON(let failure): throw failure
+            case .body(let never): switch never {}
+            }
+        }
     }
 
     /// Parses UTF-8 bytes, refusing invalid UTF-8 rather than repairing it.

@@ -28,7 +28,8 @@ public struct JSONTape {
         var kind: Kind
         /// string: bit 0 = has escapes; bool: 1 = true; number: bit 0 = integer syntax.
         var flags: UInt8
-        /// object: members; array: elements; string without escapes: its `fingerprint`.
+        /// object: members; array: elements; an object key without escapes: its `fingerprint`
+        /// (other strings: 0, never compared as keys).
         var count: Int32
         /// string: first byte after the opening quote; number: first byte.
         var start: Int32
@@ -41,20 +42,33 @@ public struct JSONTape {
     let bytes: UnsafeBufferPointer<UInt8>
     let entries: UnsafeBufferPointer<Entry>
 
+    /// Why `parse` failed: the text is not JSON within the limits, or `body` threw.
+    enum ParseFailure<BodyError: Error>: Error {
+        case notJSON(JSONParseError)
+        case body(BodyError)
+    }
+
     /// Parses `text` and runs `body` with its tape. Value depth: the document is 0, a value
     /// inside an array or object is one deeper; a value deeper than `maxDepth` is refused, so a
     /// container at `maxDepth` must be empty.
-    static func parse<T>(_ text: String, maxDepth: Int, _ body: (JSONTape) -> T) throws(JSONParseError) -> T {
+    ///
+    /// `String.withUTF8` passes on only untyped errors, so failures cross it as one and are
+    /// recovered below; on success `body`'s value comes straight back, not wrapped in a
+    /// `Result` at each level (each wrap was a copy of a message, measurably so).
+    static func parse<T, E: Error>(_ text: String, maxDepth: Int, _ body: (JSONTape) throws(E) -> T) throws(ParseFailure<E>) -> T {
         var text = text
-        let result: Result<T, JSONParseError> = text.withUTF8 { bytes in
-            guard bytes.count < Int(Int32.max) else { return .failure(JSONParseError(reason: .tooLarge, offset: 0)) }
-            do throws(JSONParseError) {
-                return .success(try JSONTapeBuilder.withEntries(bytes, maxDepth: maxDepth) { body(JSONTape(bytes: bytes, entries: $0)) })
-            } catch {
-                return .failure(error)
+        do {
+            return try text.withUTF8 { bytes in
+                guard bytes.count < Int(Int32.max) else { throw ParseFailure<E>.notJSON(JSONParseError(reason: .tooLarge, offset: 0)) }
+                return try JSONTapeBuilder.withEntries(bytes, maxDepth: maxDepth) { (entries) throws(E) -> T in
+                    try body(JSONTape(bytes: bytes, entries: entries))
+                }
             }
+        } catch let failure as ParseFailure<E> {
+            throw failure
+        } catch {
+            preconditionFailure("parse throws only ParseFailure, not \(error)")
         }
-        return try result.get()
     }
 
     // MARK: reading
@@ -132,6 +146,17 @@ public struct JSONTape {
         return found
     }
 
+    /// True when the key entry `keyIndex` spells `key`: for a decoder that walks an object's
+    /// members once and dispatches on each key. A key of another length (most of them) is
+    /// told apart by one compare; an escaped key (rare) is decoded first.
+    @inline(__always) func isKey(_ keyIndex: Int, _ key: StaticString) -> Bool {
+        let e = entries[keyIndex]
+        guard e.flags & 1 == 0 else { return keyEquals(e, key) }
+        let length = key.utf8CodeUnitCount
+        guard Int(e.end &- e.start) == length else { return false }
+        return Self.equalBytes(bytes.baseAddress! + Int(e.start), key.utf8Start, length)
+    }
+
     /// True when the string entry `i` spells `key`.
     func keyEquals(_ i: Int, _ key: StaticString) -> Bool { keyEquals(entries[i], key) }
 
@@ -144,38 +169,6 @@ public struct JSONTape {
         let a = bytes.baseAddress! + Int(e.start), b = key.utf8Start
         for j in 0..<length where a[j] != b[j] { return false }
         return true
-    }
-
-    /// The string entry `i` as a Swift string, escapes decoded.
-    func string(_ i: Int) -> String {
-        let e = entries[i]
-        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        return e.flags & 1 == 0 ? String(decoding: raw, as: UTF8.self) : Self.unescape(raw)
-    }
-
-    /// The string entry `i` when its decoded text satisfies `pattern` (checked on the bytes, before
-    /// any string is made), else nil.
-    @inline(__always) func patternString(_ i: Int, _ pattern: (UnsafeBufferPointer<UInt8>) -> Bool) -> String? {
-        let e = entries[i]
-        guard e.flags & 1 == 0 else {
-            var decoded = string(i)
-            return decoded.withUTF8(pattern) ? decoded : nil
-        }
-        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        return pattern(raw) ? String(decoding: raw, as: UTF8.self) : nil
-    }
-
-    /// The case of `E` whose raw value the string entry `i` spells, compared as bytes.
-    func matchCase<E: RawRepresentable & CaseIterable>(_ i: Int, of type: E.Type) -> E? where E.RawValue == String {
-        let e = entries[i]
-        guard e.flags & 1 == 0 else { return E(rawValue: string(i)) }
-        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
-        for candidate in E.allCases {
-            var name = candidate.rawValue
-            guard name.utf8.count == raw.count else { continue }
-            if name.withUTF8({ name in (0..<raw.count).allSatisfy { name[$0] == raw[$0] } }) { return candidate }
-        }
-        return nil
     }
 
     /// The number entry `i`. Integers of up to 15 digits skip text conversion.
@@ -191,48 +184,6 @@ public struct JSONTape {
             return Double(negative ? -value : value)
         }
         return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) ?? .nan
-    }
-
-    /// Decodes escapes; a lone surrogate becomes U+FFFD. The builder already checked the syntax.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var i = 0
-        func hex4(_ at: Int) -> UInt32 {
-            var v: UInt32 = 0
-            for k in at..<at + 4 { v = v << 4 | UInt32(PercentEncoding.hexValue(raw[k]) ?? 0) }
-            return v
-        }
-        while i < raw.count {
-            let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else { out.append(byte); i += 1; continue }
-            let escape = raw[i + 1]
-            i += 2
-            switch escape {
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var code = hex4(i)
-                i += 4
-                if (0xD800...0xDBFF).contains(code) {
-                    if i + 6 <= raw.count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u"),
-                       case let low = hex4(i + 2), (0xDC00...0xDFFF).contains(low) {
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        i += 6
-                    } else {
-                        code = 0xFFFD
-                    }
-                } else if (0xDC00...0xDFFF).contains(code) {
-                    code = 0xFFFD
-                }
-                UTF8.encode(Unicode.Scalar(code) ?? "\u{FFFD}") { out.append($0) }
-            default: out.append(escape)  // " \ /
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The entry `i` and everything inside it as a `JSONValue`.

@@ -2,6 +2,10 @@
 /// containers, so there is no recursion. Everything it touches is a raw pointer owned for the
 /// length of one parse — the text, the entry buffer, the stack — so the hot loops carry no
 /// bounds checks beyond the scanner's own and no reference counting.
+///
+/// The stack of open containers and the first entries live on the machine stack: a short
+/// message (most bridge messages) is parsed without any allocation; a longer one moves its
+/// entries to the heap once, sized for the whole text.
 struct JSONTapeBuilder: ~Copyable {
     typealias Entry = JSONTape.Entry
 
@@ -11,52 +15,70 @@ struct JSONTapeBuilder: ~Copyable {
     private var entries: UnsafeMutablePointer<Entry>
     private var count = 0
     private var capacity: Int
+    /// Whether `entries` is a heap allocation of this builder (else the caller's stack).
+    private var ownsEntries = false
     /// Entry index of each open container, innermost last.
     private let open: UnsafeMutablePointer<Int32>
     private var depth = 0
     private let maxDepth: Int
 
+    /// Entries kept on the stack: within the standard library's 1 KiB for a stack allocation
+    /// without asking the runtime (an entry is 20 bytes).
+    private static let stackEntries = 48
+
     /// Parses `text` and runs `body` over its entries; the entries live only during `body`.
-    static func withEntries<T>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
-                               _ body: (UnsafeBufferPointer<Entry>) -> T) throws(JSONParseError) -> T {
+    static func withEntries<T, E: Error>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
+                                         _ body: (UnsafeBufferPointer<Entry>) throws(E) -> T) throws(JSONTape.ParseFailure<E>) -> T {
         guard let base = text.baseAddress, !text.isEmpty else {
-            throw JSONParseError(reason: .unexpectedEnd, offset: 0)
+            throw .notJSON(JSONParseError(reason: .unexpectedEnd, offset: 0))
         }
-        var builder = JSONTapeBuilder(base, text.count, maxDepth: max(0, maxDepth))
-        try builder.scanDocument()
-        return body(UnsafeBufferPointer(start: builder.entries, count: builder.count))
+        let maxDepth = max(0, maxDepth)
+        return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maxDepth + 1) { (open) throws(JSONTape.ParseFailure<E>) -> T in
+            try withUnsafeTemporaryAllocation(of: Entry.self, capacity: stackEntries) { (stack) throws(JSONTape.ParseFailure<E>) -> T in
+                var builder = JSONTapeBuilder(base, text.count, maxDepth: maxDepth, open: open.baseAddress!, entries: stack)
+                do throws(JSONParseError) { try builder.scanDocument() } catch { throw .notJSON(error) }
+                do throws(E) { return try body(UnsafeBufferPointer(start: builder.entries, count: builder.count)) } catch { throw .body(error) }
+            }
+        }
     }
 
-    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int) {
+    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
+                 entries: UnsafeMutableBufferPointer<Entry>) {
         self.bytes = bytes
         self.n = n
         self.maxDepth = maxDepth
-        // Every value but the last takes at least two bytes; capped so a huge text reserves little.
-        capacity = min(n / 2 + 2, 8192)
-        entries = .allocate(capacity: capacity)
-        open = .allocate(capacity: maxDepth + 1)
+        self.open = open
+        self.entries = entries.baseAddress!
+        capacity = entries.count
     }
 
     deinit {
-        entries.deallocate()
-        open.deallocate()
+        if ownsEntries { entries.deallocate() }
     }
 
     private func fail(_ reason: JSONParseError.Reason) -> JSONParseError { JSONParseError(reason: reason, offset: p) }
 
-    @inline(__always) private mutating func append(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
+    /// Offsets and counts stay below `Int32.max` (the text is shorter), so the arithmetic on
+    /// this path wraps instead of checking for overflow.
+    @inline(__always) private mutating func append(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int,
+                                                   count fingerprint: Int32 = 0) {
         if count == capacity { grow() }
-        (entries + count).initialize(to: Entry(kind: kind, flags: flags, count: 0, start: Int32(truncatingIfNeeded: start),
-                                               end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: count + 1)))
-        count += 1
+        let next = count &+ 1
+        (entries + count).initialize(to: Entry(kind: kind, flags: flags, count: fingerprint, start: Int32(truncatingIfNeeded: start),
+                                               end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: next)))
+        count = next
     }
 
     private mutating func grow() {
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+        // Every value but the last takes at least two bytes, so n / 2 + 2 entries hold the whole
+        // text; capped so that a huge text reserves little, doubling from there.
+        let newCapacity = ownsEntries ? capacity * 2 : max(min(n / 2 + 2, 8192), capacity * 2)
+        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
         grown.moveInitialize(from: entries, count: count)
-        entries.deallocate()
+        if ownsEntries { entries.deallocate() }
         entries = grown
-        capacity *= 2
+        capacity = newCapacity
+        ownsEntries = true
     }
 
     @inline(__always) private mutating func skipWhitespace() {
@@ -68,39 +90,25 @@ struct JSONTapeBuilder: ~Copyable {
         }
     }
 
-    /// The offset of the first quote, backslash or control byte at or after `from` (or `n`),
-    /// eight bytes at a time: a byte is flagged when it equals `"` or `\` or is below 0x20, and
-    /// the lowest flagged byte of a word is always a true match. Works on a local cursor so
-    /// the loop stays in registers.
-    @inline(__always) private func plainRunEnd(from: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var q = from
-        while n &- q >= 8 {
-            let w = UInt64(littleEndian: UnsafeRawPointer(bytes + q).loadUnaligned(as: UInt64.self))
-            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
-            let hits = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (w &- ones &* 0x20) & ~w) & highs
-            if hits != 0 { return q &+ hits.trailingZeroBitCount >> 3 }
-            q &+= 8
-        }
-        while q < n {
-            let b = bytes[q]
-            if b < 0x20 || b == 0x22 || b == 0x5C { return q }
-            q &+= 1
-        }
-        return q
-    }
+    @inline(__always) private func plainRunEnd(from: Int) -> Int { PlainRun.end(bytes, from: from, count: n) }
 
-    /// A string at `p` (its opening quote), appended as one entry.
-    private mutating func scanString() throws(JSONParseError) {
-        let start = p + 1
-        var q = plainRunEnd(from: start)
-        if q < n && bytes[q] == UInt8(ascii: "\"") {  // the common case: no escapes
-            append(.string, 0, start, q)
-            entries[count - 1].count = JSONTape.fingerprint(bytes + start, q - start)
-            p = q + 1
+    /// A string at `p` (its opening quote), appended as one entry; a key without escapes also
+    /// gets its fingerprint, which member lookups compare first. Inlined into the two places
+    /// that scan strings, so the cursor stays in a register; escapes take the slow path.
+    @inline(__always) private mutating func scanString(isKey: Bool) throws(JSONParseError) {
+        let start = p &+ 1
+        let q = plainRunEnd(from: start)
+        guard q < n && bytes[q] == UInt8(ascii: "\"") else {  // an escape, a control byte or the end
+            try scanEscapedString(start: start, from: q)
             return
         }
-        p = q
+        append(.string, 0, start, q, count: isKey ? JSONTape.fingerprint(bytes + start, q &- start) : 0)
+        p = q &+ 1
+    }
+
+    /// The rest of a string from `from`, the first byte that is not plain text.
+    @inline(never) private mutating func scanEscapedString(start: Int, from: Int) throws(JSONParseError) {
+        p = from
         while true {
             guard p < n else { throw fail(.unexpectedEnd) }
             let b = bytes[p]
@@ -122,20 +130,24 @@ struct JSONTapeBuilder: ~Copyable {
             default:
                 throw fail(.invalidEscape)
             }
-            q = plainRunEnd(from: p)
-            p = q
+            p = plainRunEnd(from: p)
         }
         append(.string, 1, start, p)
         p += 1
     }
 
     /// An object key and its colon, leaving `p` at the value.
-    private mutating func scanKey() throws(JSONParseError) {
+    @inline(__always) private mutating func scanKey() throws(JSONParseError) {
         skipWhitespace()
         guard p < n else { throw fail(.unexpectedEnd) }
         guard bytes[p] == UInt8(ascii: "\"") else { throw fail(.unexpectedCharacter) }
-        try scanString()
-        if p < n && bytes[p] == UInt8(ascii: ":") { p += 1; return }  // the compact form
+        try scanString(isKey: true)
+        try scanColon()
+    }
+
+    /// The colon after a key, leaving `p` at the value.
+    @inline(__always) private mutating func scanColon() throws(JSONParseError) {
+        if p < n && bytes[p] == UInt8(ascii: ":") { p &+= 1; return }  // the compact form
         skipWhitespace()
         guard p < n else { throw fail(.unexpectedEnd) }
         guard bytes[p] == UInt8(ascii: ":") else { throw fail(.unexpectedCharacter) }
@@ -185,7 +197,7 @@ struct JSONTapeBuilder: ~Copyable {
     }
 
     private mutating func scanDocument() throws(JSONParseError) {
-        while true {
+        nextValue: while true {
             // A value is expected at p.
             skipWhitespace()
             guard p < n else { throw fail(.unexpectedEnd) }
@@ -208,7 +220,23 @@ struct JSONTapeBuilder: ~Copyable {
                     if isObject { try scanKey() }
                     continue
                 }
-            case UInt8(ascii: "\""): try scanString()
+            case UInt8(ascii: "\""):
+                try scanString(isKey: false)
+                // The commonest stretch of a bridge message, members `,"key":"text"` in compact
+                // JSON, loops here, skipping the general steps below; they would do the same.
+                if depth > 0 {
+                    let container = Int(open[depth - 1])
+                    if entries[container].kind == .object {
+                        while n &- p > 1 && bytes[p] == UInt8(ascii: ",") && bytes[p &+ 1] == UInt8(ascii: "\"") {
+                            entries[container].count &+= 1
+                            p &+= 1
+                            try scanString(isKey: true)  // the key: its quote is at p already
+                            try scanColon()
+                            guard p < n && bytes[p] == UInt8(ascii: "\"") else { continue nextValue }
+                            try scanString(isKey: false)
+                        }
+                    }
+                }
             case UInt8(ascii: "t"): try scanLiteral("true"); append(.bool, 1, 0, 0)
             case UInt8(ascii: "f"): try scanLiteral("false"); append(.bool, 0, 0, 0)
             case UInt8(ascii: "n"): try scanLiteral("null"); append(.null, 0, 0, 0)
@@ -223,11 +251,11 @@ struct JSONTapeBuilder: ~Copyable {
                     return
                 }
                 guard p < n else { throw fail(.unexpectedEnd) }
-                let top = entries + Int(open[depth - 1])
-                top.pointee.count += 1
+                let top = entries + Int(open[depth &- 1])
+                top.pointee.count &+= 1
                 let isObject = top.pointee.kind == .object
                 let c = bytes[p]
-                p += 1
+                p &+= 1
                 if c == UInt8(ascii: ",") {
                     if isObject { try scanKey() }
                     break

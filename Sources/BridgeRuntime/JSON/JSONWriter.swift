@@ -2,15 +2,17 @@
 /// sends and every reply, so output is deterministic and needs no Foundation round trip.
 public enum JSONWriter {
     public static func string(_ value: JSONValue) -> String {
-        var out = ByteBuffer(capacity: 256)
-        write(value, into: &out)
-        return out.finish { String(decoding: $0, as: UTF8.self) }
+        ByteBuffer.withStackStart { out in
+            write(value, into: &out)
+            return out.withBytes { String(decoding: $0, as: UTF8.self) }
+        }
     }
 
     public static func bytes(_ value: JSONValue) -> [UInt8] {
-        var out = ByteBuffer(capacity: 256)
-        write(value, into: &out)
-        return out.finish { Array($0) }
+        ByteBuffer.withStackStart { out in
+            write(value, into: &out)
+            return out.withBytes { Array($0) }
+        }
     }
 
     static func write(_ value: JSONValue, into out: inout ByteBuffer) {
@@ -57,61 +59,82 @@ public enum JSONWriter {
         }
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-    /// Quote, backslash and control characters.
-    private static let needsEscape: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-
     static func writeString(_ s: String, into out: inout ByteBuffer) {
         var s = s
         s.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for i in 0..<bytes.count {
-                let byte = bytes[i]
-                guard needsEscape[Int(byte)] else { continue }
-                // Copy the clean run before this byte in one go, then its escape.
-                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                runStart = i + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    out.append("u00")
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
+            if let base = bytes.baseAddress {
+                // Copy each clean run in one go (found eight bytes at a time), then one escape.
+                var runStart = 0
+                while true {
+                    let i = PlainRun.end(base, from: runStart, count: bytes.count)
+                    out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                    guard i < bytes.count else { break }
+                    writeEscape(bytes[i], into: &out)
+                    runStart = i + 1
                 }
             }
-            out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
             out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The escape of a quote, backslash or control byte.
+    private static func writeEscape(_ byte: UInt8, into out: inout ByteBuffer) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            out.append("u00")
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 0xF)])
         }
     }
 }
 
 /// A growable byte buffer without Array's per-append checks, for the writer's inner loops.
+/// It can start in memory it does not own (the caller's stack) and moves to the heap only
+/// when it outgrows it.
 struct ByteBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
+    private var ownsStorage: Bool
 
-    init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+    private init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
+        base = storage.baseAddress!
+        capacity = storage.count
+        ownsStorage = false
     }
 
-    deinit { base.deallocate() }
+    /// Runs `body` with an empty buffer whose first 512 bytes are on the stack: most texts
+    /// the writer makes (replies, bridge messages) fit there and cost no allocation of their own.
+    static func withStackStart<T>(_ body: (inout ByteBuffer) -> T) -> T {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { stack in
+            var out = ByteBuffer(borrowing: stack)
+            return body(&out)
+        }
+    }
+
+    deinit { if ownsStorage { base.deallocate() } }
 
     @inline(__always) private mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
+        grow(toFit: extra)
+    }
+
+    private mutating func grow(toFit extra: Int) {
         var newCapacity = capacity * 2
         while newCapacity < count + extra { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         grown.update(from: base, count: count)
-        base.deallocate()
+        if ownsStorage { base.deallocate() }
         base = grown
         capacity = newCapacity
+        ownsStorage = true
     }
 
     @inline(__always) mutating func append(_ byte: UInt8) {
@@ -131,8 +154,8 @@ struct ByteBuffer: ~Copyable {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Hands the written bytes to `body` and frees the buffer.
-    consuming func finish<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    /// The bytes written so far, for `body` only.
+    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         body(UnsafeBufferPointer(start: base, count: count))
     }
 }

@@ -42,32 +42,7 @@ public struct NavigationCatalog: Sendable, Equatable {
     /// Every destination in display order.
     public var destinations: [Destination] { groups.flatMap(\.items) }
     public var isEmpty: Bool { groups.isEmpty }
-
-    init(_ payload: FieldReader) throws(ContractViolation) {
-        let rawGroups = try payload.array("groups", count: 0...Self.maxGroups)
-        groups = try FieldReader.each(rawGroups, of: "groups") { group throws(ContractViolation) in
-            let rawItems = try group.array("items", count: 1...Self.maxItemsPerGroup)
-            return DestinationGroup(
-                id: try group.identifier("id"),
-                title: try group.optionalString("title", length: 1...200),
-                items: try FieldReader.each(rawItems, of: "items") { item throws(ContractViolation) in
-                    Destination(
-                        id: try item.identifier("id", maxLength: 128),
-                        title: try item.string("title", length: 1...200),
-                        icon: try item.token("icon", maxLength: 40),
-                        placement: try item.optionalEnum("mobilePlacement", MobilePlacement.self) ?? .more)
-                })
-        }
-        var ids: [String] = []
-        ids.reserveCapacity(64)
-        for group in groups { for item in group.items { ids.append(item.id) } }
-        guard ids.count <= Self.maxDestinations else {
-            throw ContractViolation("groups", "holds \(ids.count) destinations; at most \(Self.maxDestinations) are allowed")
-        }
-        if let repeated = Patterns.firstRepeated(ids) {
-            throw ContractViolation("groups", "destination id \"\(repeated)\" appears more than once")
-        }
-    }
+    // Decoding: CatalogDecoding.swift.
 }
 
 /// `navigation/state`: the destination Studio resolved for its location (authoritative for the
