@@ -25,9 +25,9 @@ ctl wait screen=page negotiated=true navigation.kind=tabs --timeout 60 >/dev/nul
 # A native tab tap reaches Studio, which follows and says so.
 ctl tap media
 ctl wait navigation.selected=media "url=\"$url/media\"" >/dev/null
-# Every bridge message while Playlists is tapped, as Studio and the host exchanged them.
-ctl events --kind bridge --count 3 --timeout 10 > "$work/events" & events=$!
-sleep 0.3; ctl tap playlists
+# Every bridge message for 3 s while Playlists is tapped, as Studio and the host exchanged them.
+ctl events --kind bridge --timeout 3 > "$work/events" & events=$!
+sleep 0.5; ctl tap playlists
 wait "$events"
 grep -q '"type":"navigation/request"' "$work/events"
 # A sheet from a row's native menu, shown from the prewarmed page, and closed.
