@@ -29,6 +29,18 @@ struct AlertSessionTests {
         #expect(session.alert == nil)
     }
 
+    @Test("one alert across the app: while the other page's alert shows, this page's is unavailable")
+    func alertElsewhere() {
+        var session = Self.session()
+        #expect(session.reduce(.alertElsewhere(true)).isEmpty)
+        let refused = PageSessionTests.post(&session, Self.present("a1", requestId: "p1"))
+        #expect(refused == [.reply(.failure(id: "p1", code: .unavailable))])
+        #expect(session.alert == nil)
+        _ = session.reduce(.alertElsewhere(false))
+        let shown = PageSessionTests.post(&session, Self.present("a2", requestId: "p2"))
+        #expect(shown.contains(.reply(.ok("p2"))))
+    }
+
     @Test("only ids it was given are reported; cancel withdraws without a report; a new document withdraws")
     func withdrawals() {
         var session = Self.session()

@@ -90,6 +90,31 @@ struct PresentationHostingTests {
         _ = try app.state("presentation.shown=null", "presentation.ready=false", "presentation.prewarming=false")
     }
 
+    @Test("one alert across the app: the sheet page's alert makes main's unavailable until it is answered")
+    func oneAlertAcrossPages() throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
+        #expect(try app.ctl("tap", "screens").status == 0)
+        _ = try app.stateWhen("menus.triggers.0")
+        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
+        #expect(try app.ctl("menu", "preview").status == 0)
+        _ = try app.state("presentation.shown.revealed=true")
+        let ask = { (id: String) in #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "alert/present", payload: {alertId: "\#(id)", title: "Sure?", actions: [{id: "ok", label: "OK"}]}}).then((r) => { window.__asked = r; }); true"# }
+        #expect(try app.ctl("eval", "--sheet", ask("s1")).status == 0)
+        _ = try app.state("alert.alertId=s1")
+        #expect(try app.ctl("eval", ask("m1")).status == 0)
+        usleep(300_000)
+        let refused = try #require(try app.ctl("eval", "window.__asked").result as? [String: Any])
+        #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable")
+        #expect(try app.ctl("alert", "ok").status == 0)
+        _ = try app.state("alert=null")
+        #expect(try app.ctl("eval", ask("m2")).status == 0)
+        _ = try app.state("alert.alertId=m2")
+        #expect(try app.ctl("alert", "ok").status == 0)
+    }
+
     @Test("--no-prewarm never keeps a second page, and sheets still open")
     func noPrewarm() throws {
         let live = try LiveApp(["--no-prewarm", "--allow-eval"])

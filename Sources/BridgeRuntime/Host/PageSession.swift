@@ -19,6 +19,9 @@ public enum PageEvent: Sendable, Equatable {
     case credentialAvailable(Bool)
     /// Main page: whether a prewarmed sheet page is ready to show a presentation.
     case presentationAvailable(Bool)
+    /// Whether another page of the app shows an alert: one alert at a time across main and its
+    /// sheet, so this page's `alert/present` is `unavailable` meanwhile.
+    case alertElsewhere(Bool)
     /// Main page: the sheet `presentationId` ended (any dismissal): Studio refetches.
     case presentationEnded(presentationId: String)
     /// Sheet page: show `presentationId` at `path`; dismiss it; a header action was pressed.
@@ -125,6 +128,8 @@ public struct PageSession: Sendable, Equatable {
     /// Main: a sheet page is prewarmed and ready; the presentation open now, if any.
     /// Sheet: the presentation it shows now, if any.
     public private(set) var presentationReadyToShow = false
+    /// Another page of the app shows an alert (see `PageEvent.alertElsewhere`).
+    public private(set) var alertShownElsewhere = false
     public private(set) var presentationId: String?
     /// The menu the next context click opens (the newest arm wins), and the menus with a trigger
     /// control, by menu id.
@@ -244,6 +249,10 @@ public struct PageSession: Sendable, Equatable {
 
         case .presentationAvailable(let available):
             presentationReadyToShow = available
+            return []
+
+        case .alertElsewhere(let shown):
+            alertShownElsewhere = shown
             return []
 
         case .presentationEnded(let id):
@@ -409,7 +418,7 @@ public struct PageSession: Sendable, Equatable {
             return .ok(id)
 
         case .alertPresent(let request):
-            guard offered.contains(.nativeAlerts), alert == nil else { return .failure(id: id, code: .unavailable) }
+            guard offered.contains(.nativeAlerts), alert == nil, !alertShownElsewhere else { return .failure(id: id, code: .unavailable) }
             alert = request
             extraEffects.append(.showAlert(request))
             return .ok(id)

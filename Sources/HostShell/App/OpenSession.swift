@@ -86,6 +86,7 @@ final class OpenSession {
         presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
         // A sheet page has the same native surface as main: its alerts, share, haptics and scans.
         presentations.onPageMade = { [weak self] sheetPage in
+            sheetPage.apply(.alertElsewhere(self?.alertOwner != nil))
             self?.connectAlerts(sheetPage)
             self?.connectSystem(sheetPage)
             self?.connectQR(sheetPage)
@@ -107,15 +108,29 @@ final class OpenSession {
             guard let self, let page else { return }
             self.alertDialog = AlertDialog(request, parent: page.window) { [weak self, weak page] actionId in
                 self?.alertDialog = nil
+                self?.alertOwnerChanged(nil)
                 page?.answerAlert(request.alertId, actionId: actionId)
             }
+            self.alertOwnerChanged(page)
             self.onScreenChanged?()
         }
-        page.onWithdrawAlert = { [weak self] alertId in
-            guard let self, self.alertDialog?.request.alertId == alertId else { return }
+        page.onWithdrawAlert = { [weak self, weak page] alertId in
+            guard let self, self.alertOwner === page, self.alertDialog?.request.alertId == alertId else { return }
             self.alertDialog?.withdraw()
             self.alertDialog = nil
+            self.alertOwnerChanged(nil)
             self.onScreenChanged?()
+        }
+    }
+
+    /// The page whose alert shows: one alert at a time across main and its sheet page, so the
+    /// other page's `alert/present` is `unavailable` meanwhile.
+    private weak var alertOwner: StudioPage?
+
+    private func alertOwnerChanged(_ owner: StudioPage?) {
+        alertOwner = owner
+        for other in [page, presentations?.preparedPage].compactMap({ $0 }) {
+            other.apply(.alertElsewhere(owner != nil && owner !== other))
         }
     }
 

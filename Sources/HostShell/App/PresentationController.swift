@@ -263,6 +263,8 @@ final class PresentationController {
     }
 
     var isShowing: Bool { shown != nil }
+    /// The sheet page, whatever its state (to keep it in step with main).
+    var preparedPage: StudioPage? { sheetPage }
     /// The sheet page, once it has said it is ready (prewarmed, or showing a sheet).
     var readyPage: StudioPage? { ready || (shown != nil && !showWhenReady) ? sheetPage : nil }
     /// The page of the sheet shown, and its menus: what the person is looking at.
