@@ -6,7 +6,7 @@
 /// Each rule comes in two forms: by key (the reader finds the member) and `at:` an entry a
 /// schema-specialised decoder already found in its own single pass over the members (nil when
 /// absent). Both apply the same checks and name the field the same way. The `at:` forms are
-/// inlined: a call costs more than the checks themselves, and a catalog makes dozens.
+/// marked for inlining: a call costs about as much as the checks, and a catalog makes dozens.
 struct FieldReader {
     let tape: JSONTape
     /// The object's entry on the tape.

@@ -151,10 +151,16 @@ public struct JSONTape {
     /// told apart by one compare; an escaped key (rare) is decoded first.
     @inline(__always) func isKey(_ keyIndex: Int, _ key: StaticString) -> Bool {
         let e = entries[keyIndex]
-        guard e.flags & 1 == 0 else { return keyEquals(e, key) }
+        guard e.flags & 1 == 0 else { return escapedKeyEquals(e, key) }
         let length = key.utf8CodeUnitCount
         guard Int(e.end &- e.start) == length else { return false }
         return Self.equalBytes(bytes.baseAddress! + Int(e.start), key.utf8Start, length)
+    }
+
+    /// A key written with escapes (rare): decoded, then compared. Kept out of line so that the
+    /// decoders that inline `isKey` for every member do not carry its code.
+    @inline(never) private func escapedKeyEquals(_ e: Entry, _ key: StaticString) -> Bool {
+        Self.unescape(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])) == key.description
     }
 
     /// True when the string entry `i` spells `key`.
@@ -162,9 +168,7 @@ public struct JSONTape {
 
     @inline(__always) private func keyEquals(_ e: Entry, _ key: StaticString) -> Bool {
         let length = Int(e.end &- e.start)
-        if e.flags & 1 != 0 {
-            return Self.unescape(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])) == key.description
-        }
+        if e.flags & 1 != 0 { return escapedKeyEquals(e, key) }
         guard length == key.utf8CodeUnitCount else { return false }
         let a = bytes.baseAddress! + Int(e.start), b = key.utf8Start
         for j in 0..<length where a[j] != b[j] { return false }

@@ -143,11 +143,26 @@ struct ByteBuffer: ~Copyable {
         count += 1
     }
 
+    /// Up to 16 bytes (keys and most values) move as two overlapping loads and stores each of
+    /// the widest size that fits, instead of a call to memmove.
     @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        let n = bytes.count
+        reserve(n)
+        let target = UnsafeMutableRawPointer(base + count), from = UnsafeRawPointer(source)
+        func move<T: FixedWidthInteger>(_ type: T.Type) {
+            let head = from.loadUnaligned(as: T.self), tail = from.loadUnaligned(fromByteOffset: n - MemoryLayout<T>.size, as: T.self)
+            target.storeBytes(of: head, as: T.self)
+            target.storeBytes(of: tail, toByteOffset: n - MemoryLayout<T>.size, as: T.self)
+        }
+        switch n {
+        case 8...16: move(UInt64.self)
+        case 4...7: move(UInt32.self)
+        case 2...3: move(UInt16.self)
+        case 1: target.storeBytes(of: source[0], as: UInt8.self)
+        default: (base + count).update(from: source, count: n)
+        }
+        count += n
     }
 
     @inline(__always) mutating func append(_ text: StaticString) {
