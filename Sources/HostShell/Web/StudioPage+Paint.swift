@@ -1,4 +1,3 @@
-import CGtk
 
 extension StudioPage {
     /// Calls `done` once the page has painted what its script has drawn so far: after the second
@@ -8,16 +7,8 @@ extension StudioPage {
     func whenPainted(limit: UInt32 = 2_000, _ done: @escaping @MainActor () -> Void) {
         let once = PaintBox(done)
         MainLoop.after(milliseconds: limit) { once.fire() }
-        webkit_web_view_call_async_javascript_function(
-            view, "return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));", -1,
-            nil, "hostshell-paint", nil, nil, { source, result, data in
-                let box = Unmanaged<PaintBox>.fromOpaque(data!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>? = nil
-                let value = webkit_web_view_call_async_javascript_function_finish(WebViewPointer(OpaquePointer(source)), result, &error)
-                unref(value)
-                g_clear_error(&error)
-                MainActor.assumeIsolated { box.fire() }
-            }, Unmanaged.passRetained(once).toOpaque())
+        callAsync("return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));",
+                  world: "hostshell-paint") { _ in once.fire() }
     }
 }
 

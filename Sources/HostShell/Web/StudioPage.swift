@@ -125,21 +125,11 @@ final class StudioPage {
     /// Runs a script in the page world and reports its value as JSON (undefined as null) or the
     /// exception's message. For the control interface's `eval`, which only `--allow-eval` enables.
     func evaluate(_ script: String, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
-        let box = Unmanaged.passRetained(EvaluationBox(done)).toOpaque()
+        let box = Unmanaged.passRetained(ScriptResultBox(done)).toOpaque()
         webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
-            let box = Unmanaged<EvaluationBox>.fromOpaque(data!).takeRetainedValue()
             var error: UnsafeMutablePointer<GError>? = nil
             let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
-            let outcome: Result<JSONValue, ControlError>
-            if let value {
-                let json = jsc_value_is_undefined(value) != 0 ? nil : takeGString(jsc_value_to_json(value, 0))
-                outcome = .success(json.flatMap { try? JSONParser.parse($0) } ?? .null)
-            } else {
-                outcome = .failure(ControlError(error.map { String(cString: $0.pointee.message) } ?? "no value"))
-            }
-            unref(value)
-            g_clear_error(&error)
-            MainActor.assumeIsolated { box.done(outcome) }
+            ScriptResultBox.finish(data, value: value, error: &error)
         }, box)
     }
 
@@ -289,12 +279,6 @@ final class StudioPage {
             }
         }, box)
     }
-}
-
-/// Carries an evaluation's completion through its C callback.
-private final class EvaluationBox {
-    let done: @MainActor (Result<JSONValue, ControlError>) -> Void
-    init(_ done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) { self.done = done }
 }
 
 /// Carries a sent message to the receiver's answer.
