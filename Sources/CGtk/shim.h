@@ -143,6 +143,11 @@ static inline WebKitWebView *cgtk_web_view_new(WebKitNetworkSession *session, We
                                         "user-content-manager", manager,
                                         "is-controlled-by-automation", automation, NULL));
 }
+/* A web view in the web process (and network session) of `related`, with its own content manager. */
+static inline WebKitWebView *cgtk_web_view_new_related(WebKitWebView *related, WebKitUserContentManager *manager) {
+    return WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "related-view", related,
+                                        "user-content-manager", manager, NULL));
+}
 
 /* An HTTP server on loopback for the reference Studio; g_object_new again. */
 static inline SoupServer *cgtk_soup_server_new(void) {

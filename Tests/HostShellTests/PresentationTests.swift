@@ -13,6 +13,8 @@ struct PresentationTests {
         defer { live.finish() }
         let app = live.app
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
+        // The prewarmed page lives in main's web process: it costs a page, not a process.
+        #expect(LiveFailureTests.webProcesses(of: app.process.processIdentifier).count == 1)
         #expect(try app.ctl("eval", #"history.pushState({}, "", "/screens/lobby-north"); dispatchEvent(new PopStateEvent("popstate")); true"#).status == 0)
         _ = try app.state("backBar.label=Screens")
         #expect(try app.ctl("eval", #"document.getElementById("preview").click(); true"#).status == 0)
@@ -34,6 +36,9 @@ struct PresentationTests {
         usleep(300_000)
         #expect(try app.ctl("eval", #"document.getElementById("preview-status").textContent"#).result as? String == "Preview closed.")
         _ = try app.state("presentation.ready=true")  // prewarmed again for the next one
+        // Discarding the used page did not end the process main shares with it.
+        #expect(try app.ctl("eval", "1 + 1").result as? Int == 2)
+        #expect(LiveFailureTests.webProcesses(of: app.process.processIdentifier).count == 1)
     }
 }
 

@@ -99,7 +99,8 @@ final class PresentationController {
         prewarmGeneration += 1
         let generation = prewarmGeneration
         let page = StudioPage(networkSession: networkSession, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
-                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations])
+                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations],
+                              sharingProcessWith: main)
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
         page.onPresentationEffect = { [weak self] effect in self?.sheetEffect(effect) }

@@ -9,27 +9,10 @@ enum MainLoop {
     /// does first. `adwaita: false` leaves Adwaita's styling (`adw_init`) to the caller, for
     /// callers that start loading a page before paying for it. `noDisplay` says what to do.
     static func startGTK(noDisplay: String, adwaita: Bool = true) throws(UsageError) {
-        preferCairoWithoutGPU()
+        RenderingSetup.apply()  // before GTK and WebKit read their variables
         guard gtk_init_check() != 0 else { throw UsageError(noDisplay) }
         if adwaita { adw_init() }  // Adwaita's stylesheet and light/dark handling
         installDispatchBridge()
-    }
-
-    /// Without a GPU render node, GL is Mesa's software rasterizer, and GTK's GL renderer costs
-    /// more than its cairo renderer: measured here under Xvfb, a window with client-side
-    /// decorations reached "negotiated and chrome drawn" ~170 ms later with GL. So choose cairo
-    /// when there is no `/dev/dri/renderD*`, unless `GSK_RENDERER` says otherwise.
-    static func preferCairoWithoutGPU() {
-        guard getenv("GSK_RENDERER") == nil else { return }
-        var hasRenderNode = false
-        if let directory = opendir("/dev/dri") {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasPrefix("renderD") { hasRenderNode = true }
-            }
-            closedir(directory)
-        }
-        if !hasRenderNode { setenv("GSK_RENDERER", "cairo", 0) }
     }
 
     /// Call once before running any GLib loop.

@@ -49,17 +49,27 @@ final class StudioPage {
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     private(set) var documentStatus = 0
 
+    /// Whether this page runs in another page's web process (which closing it must not end).
+    private let sharesProcess: Bool
+
     /// `automation`: the view is built for a WebDriver session (`open --automation`); WebKit lets
     /// an automation session drive only views that were made so at construction.
+    /// `related`: a page whose web process and network session this one shares (and its
+    /// automation mode), so it needs no process of its own.
     init(networkSession: NetworkSessionPointer, context: HostContext, profile: DeviceProfile,
-         serverOrigin: Origin, available: Set<HostCapability>, automation: Bool = false) {
+         serverOrigin: Origin, available: Set<HostCapability>, automation: Bool = false, sharingProcessWith related: StudioPage? = nil) {
         self.serverOrigin = serverOrigin
+        sharesProcess = related != nil
         session = PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin)
         manager = webkit_user_content_manager_new()
         var channelName = ""
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
         channel = ScriptMessageChannel(manager: manager, scripts: BridgeScripts(serverOrigin: serverOrigin, channel: channelName))
-        view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
+        if let related {
+            view = cgtk_web_view_new_related(related.view, manager)
+        } else {
+            view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
+        }
         channel.handler = { [unowned self] text in self.receive(text) }
         cgtk_connect_load_changed(view, { _, event, data in
             let page = Unmanaged<StudioPage>.fromOpaque(data!).takeUnretainedValue()
@@ -114,7 +124,13 @@ final class StudioPage {
         onWebProcessTerminated = nil
         onWithdrawQRScan = nil
         onWithdrawAlert = nil
-        webkit_web_view_terminate_web_process(view)
+        if sharesProcess {
+            // The process goes on for the other page; this one stops now and is closed in it
+            // when its view is finalized.
+            webkit_web_view_stop_loading(view)
+        } else {
+            webkit_web_view_terminate_web_process(view)
+        }
     }
 
     /// Runs a script in the page world, for scripted tours and tests only (never with message content).

@@ -1,0 +1,27 @@
+import BridgeRuntime
+import Glibc
+
+/// Applies the rendering choice for this machine (see `RenderingPolicy`) before GTK and WebKit
+/// start: the variables it sets reach every web process WebKit launches.
+enum RenderingSetup {
+    /// What was chosen, once `apply` ran (for state reports).
+    nonisolated(unsafe) private(set) static var choice: RenderingChoice?
+
+    static func apply() {
+        guard choice == nil else { return }
+        let made = RenderingPolicy.choose(hasGPURenderNode: hasGPURenderNode()) { name in getenv(name).map { String(cString: $0) } }
+        for setting in made.settings { setenv(setting.name, setting.value, 0) }
+        choice = made
+    }
+
+    /// Whether `/dev/dri` holds a render node (`renderD128`, …): a GPU the process may draw with.
+    private static func hasGPURenderNode() -> Bool {
+        guard let directory = opendir("/dev/dri") else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("renderD") { return true }
+        }
+        return false
+    }
+}
