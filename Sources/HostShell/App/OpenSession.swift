@@ -62,9 +62,8 @@ final class OpenSession {
         retriesUnattended = kiosk != nil
         self.record = record
         self.networkSession = networkSession
-        page = StudioPage(networkSession: networkSession, context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk),
-                          automation: AutomationHost.current != nil)
+        page = StudioPage(.own(session: networkSession, automation: AutomationHost.current != nil), context: .main, profile: device,
+                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk))
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)

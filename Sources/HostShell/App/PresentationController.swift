@@ -3,7 +3,8 @@ import CGtk
 
 /// Native presentations (sheets) for one main page (CONTRACT.md §4 "Presentations"): once main
 /// is ready with a catalog and Studio asked for presentations, one sheet page is prewarmed at
-/// `/__native/modal` on main's network session (same sign-in); it negotiates as `presentation`
+/// `/__native/modal` in main's web process and network session (same sign-in: a page more, not
+/// a process more, and its first frames come from a warm process); it negotiates as `presentation`
 /// and says `presentation/ready` (within 20 s, or it is discarded). `presentation/open` shows the
 /// sheet at once with the loading mark and sends `presentation/show`; the mark goes once Studio
 /// has painted. A refusal or any dismissal sends `presentation/dismissed` to the sheet page and
@@ -11,7 +12,7 @@ import CGtk
 ///
 /// Without prewarming (`--no-prewarm`, or for a minute after the system reported memory
 /// pressure, which discards the prewarmed page) sheets still open: the page loads when one is
-/// asked for, behind the same loading mark, which is slower but keeps a web process less.
+/// asked for, behind the same loading mark, which is slower but keeps no second page in memory.
 @MainActor
 final class PresentationController {
     private let main: StudioPage
@@ -98,9 +99,12 @@ final class PresentationController {
     private func makePage() -> StudioPage {
         prewarmGeneration += 1
         let generation = prewarmGeneration
-        let page = StudioPage(networkSession: networkSession, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
-                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations],
-                              sharingProcessWith: main)
+        // Under WebDriver a page beside main would be driven too (WebKit gives it main's
+        // automation mode) and show up as a second window: there it keeps a process of its own.
+        let automated = webkit_web_view_is_controlled_by_automation(main.view) != 0
+        let home: StudioPage.Home = automated ? .own(session: networkSession, automation: false) : .beside(main)
+        let page = StudioPage(home, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
+                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations])
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
         page.onPresentationEffect = { [weak self] effect in self?.sheetEffect(effect) }

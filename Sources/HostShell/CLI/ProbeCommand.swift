@@ -134,7 +134,7 @@ private final class Probe {
         guard let origin, let address else { return ExitCode.usage }
         let session = profile.map { ProfileSession.make(data: $0 + "/data", cache: $0 + "/cache") }
             ?? webkit_network_session_new_ephemeral()!
-        let page = StudioPage(networkSession: session, context: .main, profile: device, serverOrigin: origin,
+        let page = StudioPage(.own(session: session, automation: false), context: .main, profile: device, serverOrigin: origin,
                               available: [.nativeNavigation])
         self.page = page
         let window = StudioWindow(page: page, title: "HostShell probe")

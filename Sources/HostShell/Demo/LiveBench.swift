@@ -26,7 +26,7 @@ final class LiveBench {
     func run() -> Int32 {
         // Start the web process and the load first; styling and the window are built while the
         // page loads (adw_init and the first frame cost about 200 ms here).
-        page = StudioPage(networkSession: webkit_network_session_new_ephemeral(), context: .main, profile: .desktop,
+        page = StudioPage(.own(session: webkit_network_session_new_ephemeral(), automation: false), context: .main, profile: .desktop,
                           serverOrigin: origin, available: [.nativeNavigation])
         page.load(url)
         adw_init()

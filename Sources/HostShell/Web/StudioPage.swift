@@ -49,26 +49,30 @@ final class StudioPage {
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     private(set) var documentStatus = 0
 
+    /// Where a page's web view runs.
+    enum Home {
+        /// A web process of its own on `session`. `automation`: the view is built for a WebDriver
+        /// session (`open --automation`); WebKit lets one drive only views made so at construction.
+        case own(session: NetworkSessionPointer, automation: Bool)
+        /// In `page`'s web process and network session (and its automation mode): a page more,
+        /// not a process more.
+        case beside(StudioPage)
+    }
+
     /// Whether this page runs in another page's web process (which closing it must not end).
     private let sharesProcess: Bool
 
-    /// `automation`: the view is built for a WebDriver session (`open --automation`); WebKit lets
-    /// an automation session drive only views that were made so at construction.
-    /// `related`: a page whose web process and network session this one shares (and its
-    /// automation mode), so it needs no process of its own.
-    init(networkSession: NetworkSessionPointer, context: HostContext, profile: DeviceProfile,
-         serverOrigin: Origin, available: Set<HostCapability>, automation: Bool = false, sharingProcessWith related: StudioPage? = nil) {
+    init(_ home: Home, context: HostContext, profile: DeviceProfile, serverOrigin: Origin, available: Set<HostCapability>) {
         self.serverOrigin = serverOrigin
-        sharesProcess = related != nil
+        if case .beside = home { sharesProcess = true } else { sharesProcess = false }
         session = PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin)
         manager = webkit_user_content_manager_new()
         var channelName = ""
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
         channel = ScriptMessageChannel(manager: manager, scripts: BridgeScripts(serverOrigin: serverOrigin, channel: channelName))
-        if let related {
-            view = cgtk_web_view_new_related(related.view, manager)
-        } else {
-            view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
+        switch home {
+        case .own(let networkSession, let automation): view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
+        case .beside(let other): view = cgtk_web_view_new_related(other.view, manager)
         }
         channel.handler = { [unowned self] text in self.receive(text) }
         cgtk_connect_load_changed(view, { _, event, data in
