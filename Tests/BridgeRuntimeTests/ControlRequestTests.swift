@@ -18,6 +18,13 @@ struct ControlRequestTests {
         let sheetEval = try ControlRequest.line(fromArguments: ["eval", "--sheet", "document.title"])
         #expect(try ControlRequest.decode(sheetEval).get().command == .eval(script: "document.title", inSheet: true))
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["memory-pressure", "now"]) }
+        let resize = try ControlRequest.line(fromArguments: ["resize", "900", "700"])
+        #expect(try ControlRequest.decode(resize).get().command == .resize(width: 900, height: 700))
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["resize", "900"]) }
+        // A word that is not a number reaches the request's own check, which names the field.
+        let wordy = try ControlRequest.line(fromArguments: ["resize", "wide", "700"])
+        guard case .failure(let failure) = ControlRequest.decode(wordy) else { Issue.record("resize wide was accepted"); return }
+        #expect(failure.error.message.contains("\"width\" is a whole number of pixels"))
     }
 
     @Test("bad requests are refused with a reason, keeping a readable id", arguments: [
@@ -26,6 +33,8 @@ struct ControlRequestTests {
         (#"{"command":"tap","destination":""}"#, "non-empty"), (#"{"command":"wait","until":{}}"#, "wait needs \"until\""),
         (#"{"command":"wait","until":{"a":1},"timeout":0}"#, "timeout"), (#"{"command":"wait","until":{"a":1},"timeout":601}"#, "timeout"),
         (#"{"command":"eval","script":"1","page":"tab"}"#, "main or sheet"), (#"{"command":"snapshot","path":"rel.png"}"#, "absolute"), (#"{"command":"snapshot","path":"/a.png","target":"tab"}"#, "window or page"),
+        (#"{"command":"resize","width":800}"#, "\"height\" is a whole number"), (#"{"command":"resize","width":199,"height":600}"#, "from 200 to 8192"),
+        (#"{"command":"resize","width":800.5,"height":600}"#, "whole number"), (#"{"command":"resize","width":800,"height":8193}"#, "\"height\""),
     ])
     func refuses(_ line: String, _ reason: String) {
         guard case .failure(let failure) = ControlRequest.decode(line) else {

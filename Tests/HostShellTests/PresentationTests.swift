@@ -23,6 +23,20 @@ struct PresentationTests {
         #expect(sheet["path"] as? String == "/__native/modal/screens/lobby-north/preview")
         #expect((shown["presentation"] as? [String: Any])?["ready"] as? Bool == false, "the prewarmed page is in use")
 
+        // The panel follows the window: at most 760 wide with room, 48 px in from each side of
+        // a narrower window, and back again.
+        func bounds(_ state: [String: Any]) -> [String: Int] {
+            let shown = (state["presentation"] as? [String: Any])?["shown"] as? [String: Any]
+            return (shown?["bounds"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
+        }
+        #expect(sheet["style"] as? String == "panel")
+        #expect(bounds(shown)["width"] == 760)
+        #expect(try app.ctl("resize", "700", "600").status == 0)
+        let narrow = try app.state("presentation.shown.bounds.x=48")
+        #expect(bounds(narrow)["width"].map { $0 < 760 && $0 + 96 <= 700 } == true, "\(bounds(narrow))")
+        #expect(try app.ctl("resize", "1280", "800").status == 0)
+        _ = try app.state("presentation.shown.bounds.width=760")
+
         // A second open while one is shown is unavailable.
         let second = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "presentation/open", payload: {presentationId: "p2", path: "/__native/modal/x", title: "Second"}}).then((r) => { window.__second = r; }); true"#
         #expect(try app.ctl("eval", second).status == 0)
@@ -66,9 +80,13 @@ struct PresentationHostingTests {
         _ = try app.stateWhen("system.haptics.0")
         // Studio's Schedule dialog needs room: the sheet goes full size while it shows.
         #expect(try app.ctl("eval", "--sheet", #"document.getElementById("schedule").click(); true"#).status == 0)
-        _ = try app.state("presentation.shown.size=full")
+        // Full: the whole width, up to a 24 px strip at the top.
+        let full = try app.state("presentation.shown.size=full", "presentation.shown.bounds.x=0", "presentation.shown.bounds.y=24")
+        let fullHeight = try #require((((full["presentation"] as? [String: Any])?["shown"] as? [String: Any])?["bounds"] as? [String: Any])?["height"] as? Int)
         #expect(try app.ctl("eval", "--sheet", #"document.getElementById("schedule-close").click(); true"#).status == 0)
-        _ = try app.state("presentation.shown.size=compact")
+        // Compact: the lower half of the window again.
+        let window = fullHeight + 24
+        _ = try app.state("presentation.shown.size=compact", "presentation.shown.bounds.y=\(window - window / 2)")
         #expect(try app.ctl("sheet-dismiss").status == 0)
         _ = try app.state("presentation.shown=null", "presentation.ready=true")
     }

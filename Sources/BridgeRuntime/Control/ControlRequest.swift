@@ -34,6 +34,9 @@ public enum ControlCommand: Sendable, Equatable {
     /// (both when `kinds` is empty). The answer comes first; event lines follow until the client
     /// hangs up, and the connection takes no more requests.
     case events(kinds: [String])
+    /// Resize the window (unmaximized, not full screen) to `width` × `height` pixels, as a
+    /// person dragging its edge would: the chrome and a shown sheet follow.
+    case resize(width: Int, height: Int)
     /// Act as if the system had reported memory pressure (machines without a memory monitor).
     case memoryPressure
     /// Open a deep link as the desktop would (`tilecast-ios://open?…`).
@@ -64,7 +67,7 @@ public enum ControlCommand: Sendable, Equatable {
     public var isEvents: Bool { if case .events = self { return true } else { return false } }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "memory-pressure", "events"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -79,6 +82,9 @@ public struct ControlRequest: Sendable, Equatable {
     /// Longest line accepted; a longer one is refused and the connection closed.
     public static let maxLineBytes = 1 << 20
     public static let maxWaitSeconds = 600.0
+    /// The window sizes `resize` accepts, in pixels per side.
+    public static let minWindowSide = 200
+    public static let maxWindowSide = 8192
 
     public var id: JSONValue?
     public var command: ControlCommand
@@ -161,6 +167,15 @@ public struct ControlRequest: Sendable, Equatable {
             }
             return .refreshCredential(times: times)
         case "tap": return .tap(destination: try string("destination"))
+        case "resize":
+            func side(_ key: String) throws(ControlError) -> Int {
+                guard let value = object[key]?.numberValue, value == value.rounded(), value >= Double(ControlRequest.minWindowSide),
+                      value <= Double(ControlRequest.maxWindowSide) else {
+                    throw ControlError("resize \"\(key)\" is a whole number of pixels from \(ControlRequest.minWindowSide) to \(ControlRequest.maxWindowSide)")
+                }
+                return Int(value)
+            }
+            return .resize(width: try side("width"), height: try side("height"))
         case "switch-server": return .switchServer(id: try string("server"))
         case "eval":
             let target = object["page"]?.stringValue ?? "main"
@@ -234,6 +249,11 @@ extension ControlRequest {
             if rest == ["--cancel"] { object["cancel"] = true }
             else if rest.count == 2, rest[0] == "--image" { object["image"] = .string(rest[1]) }
             else { try one("value", "the scanned text, --image FILE, or --cancel") }
+        case "resize":
+            guard rest.count == 2 else { throw ControlError("resize takes two arguments: WIDTH HEIGHT in pixels") }
+            // Not numbers are passed on as text, for the request's own check to name.
+            object["width"] = Double(rest[0]).map(JSONValue.number) ?? .string(rest[0])
+            object["height"] = Double(rest[1]).map(JSONValue.number) ?? .string(rest[1])
         case "upload-cancel":
             guard rest.isEmpty else { throw ControlError("upload-cancel takes no arguments") }
         case "refresh-credential":

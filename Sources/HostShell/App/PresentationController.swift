@@ -255,7 +255,9 @@ final class PresentationController {
              ["presentationId": .string(request.presentationId), "path": .string(request.path),
               "title": .string(sheet?.content.titleText ?? request.title), "revealed": .bool(sheet?.content.isRevealed ?? false),
               "dismissible": .bool(sheet?.content.dismissible ?? request.dismissible),
-              "size": .string(shownSize.rawValue), "style": .string(layer?.style.rawValue ?? "")] } ?? .null,
+              "size": .string(shownSize.rawValue), "style": .string(layer?.style.rawValue ?? ""),
+              "bounds": sheet?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
+                                                   "width": .number(Double(b.width)), "height": .number(Double(b.height))] } ?? .null] } ?? .null,
          "prewarming": .bool(prewarmingNow),
          "lastOpen": lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
     }

@@ -10,7 +10,7 @@ enum CtlCommand {
           state | tap DESTINATION | back | switch-server SERVER-ID | reload
           wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval [--sheet] SCRIPT
           events [--kind bridge|state]… [--count N] [--timeout S] | '{"command": …}'
-          (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, …)
+          (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, resize, …)
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {

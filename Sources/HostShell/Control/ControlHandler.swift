@@ -101,6 +101,12 @@ final class ControlHandler {
         case .memoryPressure:
             MemoryPressure.shared.report()
             ok()
+        case .resize(let width, let height):
+            let window = cgtk_window(UnsafeMutableRawPointer(app.window.window))
+            gtk_window_unmaximize(window)
+            gtk_window_unfullscreen(window)
+            gtk_window_set_default_size(window, Int32(width), Int32(height))
+            ok()
         case .openURL(let url):
             let result = app.openURL(url)
             if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }

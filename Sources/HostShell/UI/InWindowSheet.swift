@@ -8,7 +8,8 @@ import CGtk
 ///
 /// It is built with its sheet page and waits in place, laid out but invisible and inert, so
 /// opening it only shows it: the page never moves to another widget or window, which would make
-/// WebKit set up its drawing again and cost the first frames.
+/// WebKit set up its drawing again and cost the first frames. Its place is worked out from the
+/// window's size at every layout, so it follows the window as it is resized.
 @MainActor
 final class InWindowSheet {
     enum Style: String { case bottomSheet = "bottom-sheet", panel }
@@ -16,17 +17,22 @@ final class InWindowSheet {
     let content: SheetContent
     let style: Style
     private let overlay: WidgetPointer
-    /// The dimmed layer over the whole window, holding the sheet.
+    /// The dimmed layer over the whole window, under the sheet: a click on it asks to dismiss.
     private let scrim: WidgetPointer
     private let sheet: WidgetPointer
+    private var size: PresentationSize
+    private var positionHandler: gulong = 0
     private(set) var isShown = false
 
     /// `size`: the size it waits at (the page is laid out for it already when a sheet of that
     /// size opens; another size costs a relayout at open).
     init(page: StudioPage, device: DeviceProfile, overlay: WidgetPointer, size: PresentationSize) {
         self.overlay = overlay
+        self.size = size
         style = device == .phone ? .bottomSheet : .panel
         content = SheetContent(page: page)
+        scrim = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_add_css_class(scrim, "hostshell-scrim")
         sheet = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(sheet, style == .panel ? "hostshell-panel" : "hostshell-sheet")
         gtk_widget_add_css_class(sheet, "background")
@@ -34,19 +40,24 @@ final class InWindowSheet {
         gtk_box_append(cast(sheet), content.header)
         gtk_widget_set_vexpand(content.body, 1)
         gtk_box_append(cast(sheet), content.body)
-        scrim = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_widget_add_css_class(scrim, "hostshell-scrim")
-        gtk_box_append(cast(scrim), sheet)
         gtk_overlay_add_overlay(cast(overlay), scrim)
+        gtk_overlay_add_overlay(cast(overlay), sheet)
+        positionHandler = cgtk_connect_child_position(overlay, { _, child, allocation, data in
+            let me = Unmanaged<InWindowSheet>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                guard let child, child == me.sheet, let allocation else { return 0 }
+                allocation.pointee = me.place()
+                return 1
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
 
-        // Clicks on the dimmed page (not on the sheet) ask to dismiss.
+        // A click on the dimmed page asks to dismiss (the sheet is above it, so its own clicks
+        // never reach the scrim).
         let click = gtk_gesture_click_new()!
-        cgtk_connect_pressed(click, { _, _, x, y, data in
+        cgtk_connect_pressed(click, { _, _, _, _, data in
             let me = Unmanaged<InWindowSheet>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated {
-                let picked = gtk_widget_pick(me.scrim, x, y, GTK_PICK_DEFAULT)
-                let onSheet = picked.map { $0 == me.sheet || gtk_widget_is_ancestor($0, me.sheet) != 0 } ?? false
-                if me.isShown && !onSheet && me.content.dismissible { me.content.onDismiss?() }
+                if me.isShown && me.content.dismissible { me.content.onDismiss?() }
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         gtk_widget_add_controller(scrim, click)
@@ -62,8 +73,7 @@ final class InWindowSheet {
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         gtk_shortcut_controller_add_shortcut(keys, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), escape))
-        gtk_widget_add_controller(scrim, keys)
-        apply(size: size)
+        gtk_widget_add_controller(sheet, keys)
         setShown(false)
     }
 
@@ -79,36 +89,64 @@ final class InWindowSheet {
     /// pointer or keyboard, and hidden from assistive technologies.
     private func setShown(_ shown: Bool) {
         isShown = shown
-        gtk_widget_set_opacity(scrim, shown ? 1 : 0)
-        gtk_widget_set_can_target(scrim, shown ? 1 : 0)
-        gtk_widget_set_can_focus(scrim, shown ? 1 : 0)
-        cgtk_accessible_set_hidden(scrim, shown ? 0 : 1)
+        for layer in [scrim, sheet] {
+            gtk_widget_set_opacity(layer, shown ? 1 : 0)
+            gtk_widget_set_can_target(layer, shown ? 1 : 0)
+            gtk_widget_set_can_focus(layer, shown ? 1 : 0)
+            cgtk_accessible_set_hidden(layer, shown ? 0 : 1)
+        }
         // Modal: the page behind cannot take the keyboard either while the sheet shows.
         if let behind = gtk_overlay_get_child(cast(overlay)) { gtk_widget_set_can_focus(behind, shown ? 0 : 1) }
         if shown { gtk_widget_grab_focus(content.web) }
     }
 
     func apply(size: PresentationSize) {
-        let width = gtk_widget_get_width(overlay), height = max(gtk_widget_get_height(overlay), 400)
+        guard size != self.size else { return }
+        self.size = size
+        gtk_widget_queue_allocate(overlay)
+    }
+
+    /// The sheet's place in the window as it is now. Phone: the whole width at the bottom, half
+    /// the height for compact, all but a strip at the top otherwise. Tablet and desktop: centred,
+    /// narrower and shorter than the window (compact is half the room there is, at least 320 px
+    /// where there is that much). Never smaller
+    /// than the sheet needs, nor, where the window allows, larger than the window.
+    private func place() -> GdkRectangle {
+        let width = Int(gtk_widget_get_width(overlay)), height = Int(gtk_widget_get_height(overlay))
+        var least: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(sheet, GTK_ORIENTATION_HORIZONTAL, -1, &least, &natural, nil, nil)
+        let minWidth = Int(least)
+        var w: Int, h: Int
         switch style {
         case .bottomSheet:
-            gtk_widget_set_vexpand(sheet, 1)  // the scrim's space; the sheet sits at its bottom
-            gtk_widget_set_valign(sheet, size == .compact ? GTK_ALIGN_END : GTK_ALIGN_FILL)
-            gtk_widget_set_size_request(sheet, -1, size == .compact ? height / 2 : -1)
-            gtk_widget_set_margin_top(sheet, size == .compact ? 0 : 24)
+            w = width
+            h = size == .compact ? height / 2 : height - 24
         case .panel:
-            // Narrower and shorter than the window: compact is half the room there is.
-            let room = max(height - 96, 360)
-            gtk_widget_set_vexpand(sheet, 1)
-            gtk_widget_set_halign(sheet, GTK_ALIGN_CENTER)
-            gtk_widget_set_valign(sheet, GTK_ALIGN_CENTER)
-            gtk_widget_set_size_request(sheet, min(max(width - 96, 360), 760), size == .compact ? room / 2 : room)
+            w = min(max(width - 96, 360), 760, width)
+            let room = min(max(height - 96, 360), height)
+            h = size == .compact ? min(room, max(room / 2, 320)) : room  // compact stays usable in a small window
         }
+        w = max(w, minWidth)
+        gtk_widget_measure(sheet, GTK_ORIENTATION_VERTICAL, Int32(w), &least, &natural, nil, nil)
+        h = max(h, Int(least))
+        let x = (width - w) / 2
+        let y = style == .bottomSheet ? height - h : (height - h) / 2
+        return GdkRectangle(x: Int32(x), y: Int32(y), width: Int32(w), height: Int32(h))
+    }
+
+    /// The sheet's bounds in the window's content (for state reports), once laid out.
+    var bounds: (x: Int, y: Int, width: Int, height: Int)? {
+        var rect = graphene_rect_t()
+        guard gtk_widget_compute_bounds(sheet, overlay, &rect) != 0 else { return nil }
+        return (Int(rect.origin.x.rounded()), Int(rect.origin.y.rounded()), Int(rect.size.width.rounded()), Int(rect.size.height.rounded()))
     }
 
     /// Takes the sheet out of the window for good (its page is being discarded).
     func close() {
         setShown(false)
+        if positionHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(overlay), positionHandler) }
+        positionHandler = 0
+        gtk_overlay_remove_overlay(cast(overlay), sheet)
         gtk_overlay_remove_overlay(cast(overlay), scrim)
     }
 }
