@@ -89,6 +89,18 @@ struct EnvelopeTests {
         #expect(throws: BridgeFailure.self) { try StudioMessageDecoder.decode(value: value) }
     }
 
+    @Test("a reply's text, written straight from the reply, is its JSON tree's text, for every shape")
+    func replyTextMatchesTree() {
+        let payloads: [JSONObject] = [JSONObject(), ["a": "b\"\u{1}é", "n": 1.5, "list": [true, .null]],
+                                      ConfigReply(context: .main, capabilities: HostCapabilities.offered(to: .main, available: Set(HostCapability.allCases))).payload]
+        var replies: [Reply] = []
+        for id in [nil, "c1", "quote\"back\\slash"] as [String?] {
+            replies += payloads.map { Reply.ok(id, $0) }
+            replies += ReplyErrorCode.allCases.map { Reply.failure(id: id, code: $0) }
+        }
+        for reply in replies { #expect(reply.text == JSONWriter.string(reply.json), "\(reply)") }
+    }
+
     @Test("replies encode in the contract's shape")
     func replyEncoding() throws {
         #expect(Reply.ok("c1").text == #"{"version":1,"id":"c1","ok":true,"payload":{}}"#)

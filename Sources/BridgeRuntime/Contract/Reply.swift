@@ -28,7 +28,45 @@ public enum Reply: Sendable, Equatable {
         return .object(object)
     }
 
-    public var text: String { JSONWriter.string(json) }
+    /// The reply's JSON text, the same as `json`'s, written straight from the reply: the host
+    /// answers every message with it, so no JSON tree is built for the envelope.
+    public var text: String {
+        ByteBuffer.withStackStart { out in
+            write(into: &out)
+            return out.withBytes { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    func write(into out: inout ByteBuffer) {
+        out.append("{\"version\":")
+        JSONWriter.writeNumber(Double(Envelope.version), into: &out)
+        switch self {
+        case .success(let id, let payload):
+            if let id {
+                out.append(",\"id\":")
+                JSONWriter.writeString(id, into: &out)
+            }
+            out.append(",\"ok\":true,\"payload\":")
+            JSONWriter.write(object: payload, into: &out)
+        case .failure(let id, let code):
+            if let id {
+                out.append(",\"id\":")
+                JSONWriter.writeString(id, into: &out)
+            }
+            out.append(",\"ok\":false,\"error\":{\"code\":")
+            JSONWriter.writeString(code.rawValue, into: &out)
+            if code == .unsupportedVersion {
+                out.append(",\"supportedVersions\":[")
+                for (i, version) in Self.supportedVersions.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONWriter.writeNumber(Double(version), into: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
 
     public var id: String? {
         switch self {

@@ -28,17 +28,20 @@ public enum JSONWriter {
                 write(items[i], into: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            let members = object.members
-            for i in members.indices {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(members[i].key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(members[i].value, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+        case .object(let object): write(object: object, into: &out)
         }
+    }
+
+    static func write(object: JSONObject, into out: inout ByteBuffer) {
+        out.append(UInt8(ascii: "{"))
+        let members = object.members
+        for i in members.indices {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            writeString(members[i].key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            write(members[i].value, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     static func writeNumber(_ n: Double, into out: inout ByteBuffer) {

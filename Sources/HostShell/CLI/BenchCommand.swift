@@ -66,7 +66,7 @@ enum BenchCommand {
                 case .failure(let failure):
                     reply = failure.reply
                 }
-                return JSONWriter.bytes(reply.json).count
+                return reply.text.utf8.count  // what the host hands back to WebKit
             }
             if let count {
                 var sink = 0
