@@ -57,7 +57,7 @@ final class Tour {
         app.start()
         let base = server.baseURL
 
-        await step("negotiate", "Studio negotiated and the native \(device.usesTabs ? "tabs" : "sidebar") show its catalog",
+        await step("negotiate", "Studio negotiated and the native \(device.usesTabs ? "tabs show" : "sidebar shows") its catalog",
                    until: ["screen": "page", "negotiated": true, "navigation.selected": "overview"])
         guard passed else { return }
 
