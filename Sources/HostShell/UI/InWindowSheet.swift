@@ -85,8 +85,9 @@ final class InWindowSheet {
         setShown(true)
     }
 
-    /// Waiting: laid out and mapped (WebKit keeps drawing it), but not drawn, not reachable by
-    /// pointer or keyboard, and hidden from assistive technologies.
+    /// Waiting: laid out and mapped (WebKit counts its page as visible, so it loads and runs at
+    /// full speed), but not drawn, not reachable by pointer or keyboard, and hidden from
+    /// assistive technologies.
     private func setShown(_ shown: Bool) {
         isShown = shown
         for layer in [scrim, sheet] {
