@@ -101,8 +101,7 @@ final class PresentationController {
         let generation = prewarmGeneration
         // Under WebDriver a page beside main would be driven too (WebKit gives it main's
         // automation mode) and show up as a second window: there it keeps a process of its own.
-        let automated = webkit_web_view_is_controlled_by_automation(main.view) != 0
-        let home: StudioPage.Home = automated ? .own(session: networkSession, automation: false) : .beside(main)
+        let home: StudioPage.Home = AutomationHost.current != nil ? .own(session: networkSession, automation: false) : .beside(main)
         let page = StudioPage(home, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
                               available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations])
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)

@@ -9,10 +9,10 @@ import CGtk
 /// It is built with its sheet page and waits in place, laid out but invisible and inert, so
 /// opening it only shows it: the page never moves to another widget or window, which would make
 /// WebKit set up its drawing again and cost the first frames. Its place is worked out from the
-/// window's size at every layout, so it follows the window as it is resized.
+/// window's size at every layout (`SheetLayout`), so it follows the window as it is resized.
 @MainActor
 final class InWindowSheet {
-    enum Style: String { case bottomSheet = "bottom-sheet", panel }
+    typealias Style = SheetLayout.Style
 
     let content: SheetContent
     let style: Style
@@ -107,32 +107,16 @@ final class InWindowSheet {
         gtk_widget_queue_allocate(overlay)
     }
 
-    /// The sheet's place in the window as it is now. Phone: the whole width at the bottom, half
-    /// the height for compact, all but a strip at the top otherwise. Tablet and desktop: centred,
-    /// narrower and shorter than the window (compact is half the room there is, at least 320 px
-    /// where there is that much). Never smaller
-    /// than the sheet needs, nor, where the window allows, larger than the window.
+    /// The sheet's place in the window as it is now (see `SheetLayout`).
     private func place() -> GdkRectangle {
-        let width = Int(gtk_widget_get_width(overlay)), height = Int(gtk_widget_get_height(overlay))
         var least: Int32 = 0, natural: Int32 = 0
         gtk_widget_measure(sheet, GTK_ORIENTATION_HORIZONTAL, -1, &least, &natural, nil, nil)
-        let minWidth = Int(least)
-        var w: Int, h: Int
-        switch style {
-        case .bottomSheet:
-            w = width
-            h = size == .compact ? height / 2 : height - 24
-        case .panel:
-            w = min(max(width - 96, 360), 760, width)
-            let room = min(max(height - 96, 360), height)
-            h = size == .compact ? min(room, max(room / 2, 320)) : room  // compact stays usable in a small window
+        let place = SheetLayout.place(style, size: size, windowWidth: Int(gtk_widget_get_width(overlay)),
+                                      windowHeight: Int(gtk_widget_get_height(overlay)), minWidth: Int(least)) { width in
+            gtk_widget_measure(self.sheet, GTK_ORIENTATION_VERTICAL, Int32(width), &least, &natural, nil, nil)
+            return Int(least)
         }
-        w = max(w, minWidth)
-        gtk_widget_measure(sheet, GTK_ORIENTATION_VERTICAL, Int32(w), &least, &natural, nil, nil)
-        h = max(h, Int(least))
-        let x = (width - w) / 2
-        let y = style == .bottomSheet ? height - h : (height - h) / 2
-        return GdkRectangle(x: Int32(x), y: Int32(y), width: Int32(w), height: Int32(h))
+        return GdkRectangle(x: Int32(place.x), y: Int32(place.y), width: Int32(place.width), height: Int32(place.height))
     }
 
     /// The sheet's bounds in the window's content (for state reports), once laid out.
