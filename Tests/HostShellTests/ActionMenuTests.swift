@@ -12,7 +12,8 @@ struct ActionMenuTests {
         let live = try LiveApp(["--allow-eval"])
         defer { live.finish() }
         let (app, home) = (live.app, live.home)
-        _ = try app.state("screen=page", "negotiated=true")
+        // Studio settled (its catalog shown) before the test adds a trigger of its own.
+        _ = try app.state("screen=page", "negotiated=true", "navigation.selected=overview")
         let listen = #"window.__menus = []; window.tilecastNativeReceiver = (m) => { window.__menus.push([m.type, m.payload.menuId, m.payload.actionId ?? null]); return true; }; true"#
         #expect(try app.ctl("eval", listen).status == 0)
         let register = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "action-menu/register-trigger", payload: {menuId: "row-lobby", label: "Lobby north", rect: {x: 0.5, y: 0.1, width: 0.2, height: 0.05}, groups: [{items: [{id: "rename", label: "Rename", icon: "edit"}, {id: "locked", label: "Locked", disabled: true}]}, {items: [{id: "delete", label: "Delete", role: "destructive"}]}]}}); true"#
