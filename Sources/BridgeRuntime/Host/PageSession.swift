@@ -31,10 +31,10 @@ public enum PageEvent: Sendable, Equatable {
     /// The person chose `actionId` in the open menu `menuId`, or closed it without a choice.
     case menuChosen(menuId: String, actionId: String)
     case menuDismissed(menuId: String)
-    /// A deep link's Studio path, at `now` (seconds): queued until Studio can take it.
-    case deepLink(path: String, now: Double)
-    /// Time passed (`now`, seconds): a queued deep link may be due, retried or expired.
-    case tick(now: Double)
+    /// A deep link's Studio path: queued until Studio can take it (the newest wins).
+    case deepLink(path: String)
+    /// A timer the session started fired (see `PageTimer`).
+    case timerFired(PageTimer)
     /// Forget the queued deep link (sign-out, the server was removed).
     case dropDeepLink
     /// The share panel closed (whatever was chosen): another share may open.
@@ -74,8 +74,8 @@ public enum PageEffect: Sendable, Equatable {
     case navigateFromPresentation(presentationId: String, path: String)
     /// The armed menu or the triggers changed: redraw the trigger overlays, close a menu that went.
     case menusChanged
-    /// Call back with `.tick` after this many seconds (a deep link is waiting).
-    case scheduleTick(after: Double)
+    /// Start or stop one of the session's timers (see `PageTimer`); a fire comes back as `.timerFired`.
+    case timer(TimerCommand<PageTimer>)
     /// Start a QR scan for `requestId`.
     case startQRScan(requestId: String)
     /// Take the QR scan away without a result (its document is gone).
@@ -86,16 +86,21 @@ public enum PageEffect: Sendable, Equatable {
     case withdrawAlert(alertId: String)
 }
 
-/// A deep link waiting for Studio: its path, when it came, and its delivery attempts.
+/// The timers of a page session, one per purpose.
+public enum PageTimer: Hashable, Sendable {
+    /// The queued deep link is due to be tried (now that Studio can take it, or after a refusal).
+    case deepLinkDue
+    /// The queued deep link's validity (300 s) ran out.
+    case deepLinkExpiry
+}
+
+/// A deep link waiting for Studio: its path and its delivery attempts.
 public struct QueuedDeepLink: Sendable, Equatable {
     public var path: String
-    public var arrived: Double
     public var attempts = 0
-    public var lastTry = 0.0
-    public var notBefore = 0.0
     public var inFlight = false
 
-    public init(path: String, arrived: Double) { self.path = path; self.arrived = arrived }
+    public init(path: String) { self.path = path }
 }
 
 /// The bridge state of one page and its pure reducer: negotiation, capabilities, the catalog
@@ -145,6 +150,8 @@ public struct PageSession: Sendable, Equatable {
     private var extraEffects: [PageEffect] = []
     /// The media intake in progress (one at a time), by request id.
     public private(set) var mediaIntakeRequestId: String?
+    /// The timers running (only the deep link's today).
+    public private(set) var timers = TimerSet<PageTimer>()
 
     /// The server's origin, for the share rule about its own `/api` and `/__native` trees.
     public let serverOrigin: Origin?
@@ -187,19 +194,7 @@ public struct PageSession: Sendable, Equatable {
         switch event {
         case .documentCommitted:
             // The scan, the menus and the alert belonged to the document that is gone.
-            if armedMenu != nil || !triggers.isEmpty {
-                armedMenu = nil
-                triggers = [:]
-                extraEffects.append(.menusChanged)
-            }
-            if let scan = qrScanRequestId {
-                qrScanRequestId = nil
-                extraEffects.append(.withdrawQRScan(requestId: scan))
-            }
-            if let alert {
-                self.alert = nil
-                extraEffects.append(.withdrawAlert(alertId: alert.alertId))
-            }
+            withdrawSurfaces()
             documents += 1
             negotiated = false
             frontendReady = false
@@ -216,9 +211,10 @@ public struct PageSession: Sendable, Equatable {
 
         case .received(let inbound):
             let reply = answer(inbound)
-            // Readiness (frontend/ready, a catalog) may have just arrived for a waiting deep link.
-            let waiting = deepLink.map { !$0.inFlight } ?? false
-            return [.reply(reply)] + (waiting ? [.scheduleTick(after: 0)] : [])
+            // Readiness (frontend/ready, a catalog) may have just arrived for a waiting deep link:
+            // try it on the next turn (after this reply), unless a try is already due.
+            guard deepLinkDeliverable, !timers.isRunning(.deepLinkDue) else { return [.reply(reply)] }
+            return [.reply(reply), .timer(timers.start(.deepLinkDue, after: 0))]
 
         case .tapDestination(let id):
             guard frontendReady, context == .main, let catalog, catalog.destinations.contains(where: { $0.id == id }) else {
@@ -238,12 +234,10 @@ public struct PageSession: Sendable, Equatable {
             }
             if case .navigationOpenPath(let path) = message, var link = deepLink, link.path == path, link.inFlight {
                 link.inFlight = false
-                guard !accepted else { deepLink = nil; return [] }
-                // Not taken: try again later, up to the limit.
-                guard link.attempts <= DeepLink.maxRetries else { deepLink = nil; return [] }
-                link.notBefore = link.lastTry + DeepLink.retryDelay(attempt: link.attempts)
+                // Taken, or not taken after the last retry: done with it.
+                guard !accepted, link.attempts <= DeepLink.maxRetries else { return dropLink() }
                 deepLink = link
-                return [.scheduleTick(after: DeepLink.retryDelay(attempt: link.attempts))]
+                return [.timer(timers.start(.deepLinkDue, after: DeepLink.retryDelay(attempt: link.attempts)))]
             }
             return []
 
@@ -268,6 +262,8 @@ public struct PageSession: Sendable, Equatable {
         case .dismissPresentation(let id):
             guard context == .presentation, presentationId == id else { return [] }
             presentationId = nil
+            // What the presentation's page had open goes with it (§4).
+            withdrawSurfaces()
             return [.send(.presentationDismissed(presentationId: id))]
 
         case .presentationAction(let id, let actionId):
@@ -284,17 +280,22 @@ public struct PageSession: Sendable, Equatable {
             guard currentMenu(menuId) != nil, frontendReady else { return [] }
             return [.send(.actionMenuDismissed(menuId: menuId))]
 
-        case .deepLink(let path, let now):
+        case .deepLink(let path):
             guard context == .main else { return [] }
-            deepLink = QueuedDeepLink(path: path, arrived: now)
-            return deliverDeepLink(now: now)
+            deepLink = QueuedDeepLink(path: path)
+            var effects: [PageEffect] = [.timer(timers.start(.deepLinkExpiry, after: DeepLink.validitySeconds))]
+            if let due = timers.cancel(.deepLinkDue) { effects.append(.timer(due)) }  // a retry of the old link
+            return effects + deliverDeepLink()
 
-        case .tick(let now):
-            return deliverDeepLink(now: now)
+        case .timerFired(let timer):
+            guard timers.fire(timer) else { return [] }  // stale: cancelled or restarted meanwhile
+            switch timer {
+            case .deepLinkDue: return deliverDeepLink()
+            case .deepLinkExpiry: return dropLink()
+            }
 
         case .dropDeepLink:
-            deepLink = nil
-            return []
+            return dropLink()
 
         case .requestSignOut:
             guard frontendReady, context == .main, offered.contains(.authLifecycle),
@@ -336,21 +337,46 @@ public struct PageSession: Sendable, Equatable {
         return triggers[menuId]?.menu
     }
 
-    /// Sends the queued deep link when Studio can take it (ready, `deepLinks`, a catalog), drops
-    /// it after 300 s, and otherwise waits for the next event or tick.
-    private mutating func deliverDeepLink(now: Double) -> [PageEffect] {
-        guard var link = deepLink, !link.inFlight else { return [] }
-        guard now - link.arrived <= DeepLink.validitySeconds else { deepLink = nil; return [] }
-        guard frontendReady, studioCapabilities.contains(.deepLinks), offered.contains(.deepLinks),
-              let catalog, !catalog.isEmpty, now >= link.notBefore else {
-            // Not yet: look again when it could be due (readiness also arrives as events).
-            return [.scheduleTick(after: max(0.2, min(link.notBefore - now, 1.0)))]
-        }
+    /// A deep link waits, none of its tries is in flight, and Studio can take it now (ready,
+    /// `deepLinks`, a catalog).
+    private var deepLinkDeliverable: Bool {
+        guard let link = deepLink, !link.inFlight, frontendReady, studioCapabilities.contains(.deepLinks),
+              offered.contains(.deepLinks), let catalog else { return false }
+        return !catalog.isEmpty
+    }
+
+    /// Sends the queued deep link when Studio can take it and no retry pause runs; otherwise it
+    /// waits for the message that makes Studio ready (no polling) or for its expiry.
+    private mutating func deliverDeepLink() -> [PageEffect] {
+        guard deepLinkDeliverable, !timers.isRunning(.deepLinkDue), var link = deepLink else { return [] }
         link.attempts += 1
-        link.lastTry = now
         link.inFlight = true
         deepLink = link
         return [.send(.navigationOpenPath(path: link.path))]
+    }
+
+    /// Forgets the queued deep link and its timers.
+    private mutating func dropLink() -> [PageEffect] {
+        deepLink = nil
+        return [timers.cancel(.deepLinkDue), timers.cancel(.deepLinkExpiry)].compactMap { $0.map(PageEffect.timer) }
+    }
+
+    /// Takes away what the page had open natively — its menus, QR scan and alert — when the
+    /// document (or the presentation) it belonged to is gone.
+    private mutating func withdrawSurfaces() {
+        if armedMenu != nil || !triggers.isEmpty {
+            armedMenu = nil
+            triggers = [:]
+            extraEffects.append(.menusChanged)
+        }
+        if let scan = qrScanRequestId {
+            qrScanRequestId = nil
+            extraEffects.append(.withdrawQRScan(requestId: scan))
+        }
+        if let alert {
+            self.alert = nil
+            extraEffects.append(.withdrawAlert(alertId: alert.alertId))
+        }
     }
 
     private mutating func resetNavigation() {

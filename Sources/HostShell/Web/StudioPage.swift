@@ -11,6 +11,8 @@ final class StudioPage {
     private(set) var session: PageSession
     private let channel: ScriptMessageChannel
     private let manager: ContentManagerPointer
+    /// The session's timers (the deep link's), fired back into it.
+    private lazy var timers = TimerBank<PageTimer> { [weak self] timer in self?.handle(.timerFired(timer)) }
     /// Called with every chrome change, for the window to redraw.
     var onChromeChanged: ((NativeChrome) -> Void)?
     /// Called after every event, for observers (state dumps, probes).
@@ -110,6 +112,7 @@ final class StudioPage {
     func close() {
         guard !closed else { return }
         closed = true
+        timers.cancelAll()
         channel.close()
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
@@ -226,7 +229,7 @@ final class StudioPage {
     func menuChosen(_ menuId: String, actionId: String) { handle(.menuChosen(menuId: menuId, actionId: actionId)) }
     func menuDismissed(_ menuId: String) { handle(.menuDismissed(menuId: menuId)) }
     /// Queues a deep link's Studio path until Studio can take it; or forgets it.
-    func openDeepLink(_ path: String) { handle(.deepLink(path: path, now: monotonicSeconds())) }
+    func openDeepLink(_ path: String) { handle(.deepLink(path: path)) }
     func dropDeepLink() { handle(.dropDeepLink) }
     /// A QR scan ended: the text, or nil when cancelled.
     func finishQRScan(_ requestId: String, value: String?) { handle(.qrScanFinished(requestId: requestId, value: value)) }
@@ -260,10 +263,7 @@ final class StudioPage {
             case .haptic(let feedback): onHaptic?(feedback)
             case .showShare(let request): onShare?(request)
             case .menusChanged: onMenusChanged?()
-            case .scheduleTick(let seconds):
-                MainLoop.after(milliseconds: UInt32(max(0, min(seconds, 60)) * 1000)) { [weak self] in
-                    self?.handle(.tick(now: monotonicSeconds()))
-                }
+            case .timer(let command): timers.perform(command)
             case .startQRScan(let requestId): onStartQRScan?(requestId)
             case .withdrawQRScan(let requestId): onWithdrawQRScan?(requestId)
             case .withdrawAlert(let alertId): onWithdrawAlert?(alertId)
