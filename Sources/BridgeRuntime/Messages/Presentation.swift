@@ -93,6 +93,10 @@ public struct PresentationUpdate: Sendable, Equatable {
     public var size: PresentationSize?
     public var dismissible: Bool?
 
+    public init(presentationId: String, header: PresentationHeader? = nil, size: PresentationSize? = nil, dismissible: Bool? = nil) {
+        self.presentationId = presentationId; self.header = header; self.size = size; self.dismissible = dismissible
+    }
+
     init(_ payload: FieldReader) throws(ContractViolation) {
         presentationId = try payload.identifier("presentationId")
         if let header = try payload.optionalObject("header") {

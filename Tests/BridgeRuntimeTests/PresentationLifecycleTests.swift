@@ -1,0 +1,221 @@
+import BridgeRuntime
+import Testing
+
+@Suite("Presentation life cycle")
+struct PresentationLifecycleTests {
+    typealias Life = PresentationLifecycle
+    static let request = PresentationOpen(presentationId: "p1", path: "/__native/modal/a", title: "A", size: .compact)
+
+    static func made(_ effects: [Life.Effect]) -> [Int] {
+        effects.compactMap { if case .makePage(let id, _) = $0 { id } else { nil } }
+    }
+    static func discarded(_ effects: [Life.Effect]) -> [Int] {
+        effects.compactMap { if case .discardPage(let id) = $0 { id } else { nil } }
+    }
+    static func toSheet(_ effects: [Life.Effect]) -> [PageEvent] {
+        effects.compactMap { if case .toSheet(let e) = $0 { e } else { nil } }
+    }
+    static func toMain(_ effects: [Life.Effect]) -> [PageEvent] {
+        effects.compactMap { if case .toMain(let e) = $0 { e } else { nil } }
+    }
+
+    /// Main ready, the page made and ready: a prewarmed sheet page.
+    static func prewarmed() -> Life {
+        var life = Life(prewarms: true)
+        _ = life.reduce(.mainReady(true))
+        _ = life.reduce(.pageReady(page: 1))
+        return life
+    }
+
+    static func header(_ navigation: String? = nil) -> PresentationHeader {
+        var object: JSONObject = ["title": "Lobby", "actions": [["id": "refresh", "label": "Refresh", "icon": "refresh"]],
+                                  "menu": [["id": "share", "label": "Share"], ["id": "replace", "label": "Replace", "disabled": true]]]
+        if let navigation { object["navigation"] = .string(navigation) }
+        let text = envelope("presentation/update", ["presentationId": "p1", "header": .object(object)])
+        guard case .success(let inbound) = StudioMessageDecoder.decode(text, context: .presentation),
+              case .presentationUpdate(let update) = inbound.message, let header = update.header else {
+            Issue.record("the header did not decode"); return try! #require(nil as PresentationHeader?)
+        }
+        return header
+    }
+
+    static func showing(header navigation: String? = nil, dismissible: Bool = true) -> Life {
+        var life = prewarmed()
+        _ = life.reduce(.open(PresentationOpen(presentationId: "p1", path: "/__native/modal/a", title: "A", dismissible: dismissible), now: 0))
+        var update = PresentationUpdate(presentationId: "p1")
+        update.header = header(navigation)
+        _ = life.reduce(.updated(update))
+        return life
+    }
+
+    @Test("a page is prewarmed once main is ready, offered to main once it is ready, and given up after 20 s")
+    func prewarm() {
+        var life = Life(prewarms: true)
+        #expect(life.reduce(.timerFired(.ready)).isEmpty, "nothing runs yet")
+        let ready = life.reduce(.mainReady(true))
+        #expect(Self.made(ready) == [1])
+        #expect(ready.contains(.timer(.start(.ready, after: Life.readyTimeout))))
+        #expect(Self.toMain(ready).isEmpty, "not offered before the page is ready")
+        #expect(Self.made(life.reduce(.mainReady(true))).isEmpty, "one page at a time")
+        let said = life.reduce(.pageReady(page: 1))
+        #expect(said.contains(.timer(.cancel(.ready))))
+        #expect(Self.toMain(said) == [.presentationAvailable(true)])
+        #expect(life.reduce(.timerFired(.ready)).isEmpty, "a stale limit after ready does nothing")
+
+        // Not ready in time: discarded with a report, and a fresh page is made.
+        var slow = Life(prewarms: true)
+        _ = slow.reduce(.mainReady(true))
+        let late = slow.reduce(.timerFired(.ready))
+        #expect(late.contains { if case .report = $0 { true } else { false } })
+        #expect(Self.discarded(late) == [1] && Self.made(late) == [2])
+        #expect(slow.reduce(.pageReady(page: 1)).isEmpty, "the discarded page's late ready is ignored")
+    }
+
+    @Test("main no longer ready: the prewarmed page goes and main is told")
+    func mainGoesAway() {
+        var life = Self.prewarmed()
+        let gone = life.reduce(.mainReady(false))
+        #expect(Self.discarded(gone) == [1])
+        #expect(Self.toMain(gone) == [.presentationAvailable(false)])
+        #expect(life.page == nil)
+    }
+
+    @Test("open on a prewarmed page: show at once, reveal after the accepted show painted, dismissal ends it everywhere")
+    func openWarm() {
+        var life = Self.prewarmed()
+        let opened = life.reduce(.open(Self.request, now: 10))
+        #expect(opened.contains(.showSheet(Self.request)))
+        #expect(Self.toSheet(opened) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
+        #expect(Self.toMain(opened) == [.presentationAvailable(false)])
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.01)).isEmpty, "not revealed before Studio accepted the show")
+        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: true)) == [.waitForPaint(presentationId: "p1")])
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.05)) == [.reveal])
+        #expect(life.lastOpen == OpenTiming(milliseconds: (10.05 - 10) * 1000, prewarmed: true))
+        #expect(life.reduce(.open(Self.request, now: 11)).isEmpty, "one sheet at a time")
+
+        let dismissed = life.reduce(.dismissRequested)
+        #expect(Self.toSheet(dismissed) == [.dismissPresentation(presentationId: "p1")])
+        #expect(Self.toMain(dismissed) == [.presentationEnded(presentationId: "p1")])
+        #expect(Self.discarded(dismissed) == [1] && Self.made(dismissed) == [2], "the used page goes; a fresh one is prewarmed")
+        #expect(life.lastSize == .compact, "the next page waits at the last sheet's size")
+        #expect(dismissed.contains(.makePage(id: 2, size: .compact)))
+    }
+
+    @Test("a refused show dismisses; a close or navigate from the sheet dismisses, navigate then opens the path in main")
+    func endings() {
+        var refused = Self.prewarmed()
+        _ = refused.reduce(.open(Self.request, now: 0))
+        #expect(Self.toMain(refused.reduce(.showAnswered(presentationId: "p1", accepted: false))).contains(.presentationEnded(presentationId: "p1")))
+
+        var closing = Self.prewarmed()
+        _ = closing.reduce(.open(Self.request, now: 0))
+        #expect(closing.reduce(.closeRequested(presentationId: "p0")).isEmpty, "another id")
+        #expect(closing.shown != nil)
+        #expect(Self.toSheet(closing.reduce(.closeRequested(presentationId: "p1"))) == [.dismissPresentation(presentationId: "p1")])
+
+        var navigating = Self.prewarmed()
+        _ = navigating.reduce(.open(Self.request, now: 0))
+        let main = Self.toMain(navigating.reduce(.navigateRequested(presentationId: "p1", path: "/media")))
+        #expect(main == [.presentationEnded(presentationId: "p1"), .deepLink(path: "/media")])
+    }
+
+    @Test("on demand: without prewarming, main is offered sheets at once; the page loads on open and shows when ready")
+    func onDemand() {
+        var life = Life(prewarms: false)
+        let ready = life.reduce(.mainReady(true))
+        #expect(Self.made(ready).isEmpty)
+        #expect(Self.toMain(ready) == [.presentationAvailable(true)])
+        let opened = life.reduce(.open(Self.request, now: 0))
+        #expect(Self.made(opened) == [1])
+        #expect(Self.toSheet(opened).isEmpty, "not shown before the page is ready")
+        #expect(life.shown?.prewarmed == false)
+        #expect(Self.toSheet(life.reduce(.pageReady(page: 1))) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
+
+        // A page that never gets ready closes the sheet after 20 s.
+        var stuck = Life(prewarms: false)
+        _ = stuck.reduce(.mainReady(true))
+        _ = stuck.reduce(.open(Self.request, now: 0))
+        let late = stuck.reduce(.timerFired(.ready))
+        #expect(Self.toMain(late).contains(.presentationEnded(presentationId: "p1")))
+        #expect(stuck.shown == nil)
+    }
+
+    @Test("memory pressure drops the prewarmed page, not a sheet in use, and pauses prewarming for 60 s")
+    func pressure() {
+        var life = Self.prewarmed()
+        let pressed = life.reduce(.memoryPressure)
+        #expect(pressed.contains(.timer(.start(.pressurePause, after: Life.pressurePause))))
+        #expect(Self.discarded(pressed) == [1] && Self.made(pressed).isEmpty)
+        #expect(!life.prewarmingNow)
+        #expect(Self.toMain(pressed).isEmpty, "sheets stay available: they load on demand meanwhile")
+        #expect(life.availableToMain)
+        let resumed = life.reduce(.timerFired(.pressurePause))
+        #expect(Self.made(resumed) == [2])
+        #expect(Self.toMain(resumed) == [.presentationAvailable(false)], "until the new page is ready")
+
+        var inUse = Self.prewarmed()
+        _ = inUse.reduce(.open(Self.request, now: 0))
+        #expect(Self.discarded(inUse.reduce(.memoryPressure)).isEmpty, "the sheet shown keeps its page")
+    }
+
+    @Test("a failed sheet page is replaced; with a sheet showing, the sheet ends")
+    func failures() {
+        var life = Self.prewarmed()
+        let failed = life.reduce(.pageFailed(page: 1))
+        #expect(Self.discarded(failed) == [1] && Self.made(failed) == [2])
+        #expect(life.reduce(.pageFailed(page: 1)).isEmpty, "an old page's report")
+        _ = life.reduce(.pageReady(page: 2))
+        _ = life.reduce(.open(Self.request, now: 0))
+        #expect(Self.toMain(life.reduce(.pageFailed(page: 2))).contains(.presentationEnded(presentationId: "p1")))
+        #expect(Self.discarded(life.reduce(.discardPrewarmed)) == [3], "/login drops the prewarmed page")
+    }
+
+    @Test("a sheet header's back button reports the action back; only close dismisses")
+    func backIsAnAction() {
+        var back = Self.showing(header: "back")
+        #expect(back.shown?.navigationButton == .back)
+        let pressed = back.reduce(.navigationPressed)
+        #expect(pressed == [.toSheet(.presentationAction(presentationId: "p1", actionId: "back"))])
+        #expect(back.shown != nil, "back does not dismiss")
+
+        var close = Self.showing(header: "close")
+        #expect(Self.toSheet(close.reduce(.navigationPressed)) == [.dismissPresentation(presentationId: "p1")])
+
+        var fixed = Self.showing(header: nil, dismissible: false)
+        #expect(fixed.shown?.navigationButton == nil, "no Close on a sheet that may not be dismissed")
+        #expect(fixed.reduce(.navigationPressed).isEmpty)
+        #expect(fixed.reduce(.dismissRequested).isEmpty)
+        var backFixed = Self.showing(header: "back", dismissible: false)
+        #expect(backFixed.shown?.navigationButton == .back, "Back does not dismiss, so it stays")
+        #expect(!backFixed.reduce(.navigationPressed).isEmpty)
+    }
+
+    @Test("a header action or menu item Studio never offered is never reported")
+    func onlyOffered() {
+        var life = Self.showing()
+        #expect(life.reduce(.actionPressed("refresh")) == [.toSheet(.presentationAction(presentationId: "p1", actionId: "refresh"))])
+        #expect(!life.reduce(.actionPressed("share")).isEmpty)
+        #expect(life.reduce(.actionPressed("replace")).isEmpty, "a disabled menu item")
+        #expect(life.reduce(.actionPressed("delete")).isEmpty, "never offered")
+        #expect(life.reduce(.actionPressed("back")).isEmpty, "back only when the header has it")
+        var bare = Self.prewarmed()
+        _ = bare.reduce(.open(Self.request, now: 0))
+        #expect(bare.reduce(.actionPressed("refresh")).isEmpty, "no header yet: nothing offered")
+    }
+
+    @Test("updates apply to the shown id only; close stops everything")
+    func updatesAndClose() {
+        var life = Self.showing()
+        var stale = PresentationUpdate(presentationId: "p0")
+        stale.size = .compact
+        #expect(life.reduce(.updated(stale)).isEmpty)
+        var update = PresentationUpdate(presentationId: "p1")
+        update.size = .compact
+        update.dismissible = false
+        #expect(life.reduce(.updated(update)) == [.applySize(.compact), .applyDismissible(false, navigation: nil)])
+        let closed = life.reduce(.close)
+        #expect(Self.discarded(closed) == [1])
+        #expect(life.timers.running.isEmpty && life.page == nil && life.shown == nil)
+        #expect(life.reduce(.mainReady(true)).isEmpty, "nothing is made after close")
+    }
+}
