@@ -203,6 +203,16 @@ struct PresentationLifecycleTests {
         #expect(bare.reduce(.actionPressed("refresh")).isEmpty, "no header yet: nothing offered")
     }
 
+    @Test("a new document in main ends the sheet it had open")
+    func mainNavigated() {
+        var life = Self.prewarmed()
+        #expect(life.reduce(.mainDocumentChanged).isEmpty, "nothing shown: nothing to end")
+        _ = life.reduce(.open(Self.request, now: 0))
+        let ended = life.reduce(.mainDocumentChanged)
+        #expect(Self.toSheet(ended) == [.dismissPresentation(presentationId: "p1")])
+        #expect(Self.toMain(ended).first == .presentationEnded(presentationId: "p1"))
+    }
+
     @Test("updates apply to the shown id only; close stops everything")
     func updatesAndClose() {
         var life = Self.showing()

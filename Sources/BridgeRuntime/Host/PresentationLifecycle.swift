@@ -60,6 +60,8 @@ public struct PresentationLifecycle: Sendable, Equatable {
     public enum Event: Sendable, Equatable {
         /// Main's readiness for presentations: ready, `nativePresentations`, a non-empty catalog.
         case mainReady(Bool)
+        /// Main's page has a new document: a sheet it had open belonged to the old one.
+        case mainDocumentChanged
         /// Main's page asked for a sheet (its reply already said yes), at `now` (monotonic s).
         case open(PresentationOpen, now: Double)
         /// The sheet page `page` said `presentation/ready`.
@@ -141,6 +143,9 @@ public struct PresentationLifecycle: Sendable, Equatable {
         case .mainReady(let ready):
             mainReady = ready
             return []
+
+        case .mainDocumentChanged:
+            return dismiss()
 
         case .open(let request, let now):
             guard shown == nil else { return [] }

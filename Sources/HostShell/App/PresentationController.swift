@@ -1,18 +1,11 @@
 import BridgeRuntime
 import CGtk
 
-/// Native presentations (sheets) for one main page (CONTRACT.md §4 "Presentations"): once main
-/// is ready with a catalog and Studio asked for presentations, one sheet page is prewarmed at
-/// `/__native/modal` in main's web process and network session (same sign-in: a page more, not
-/// a process more, and its first frames come from a warm process); it negotiates as `presentation`
-/// and says `presentation/ready` (within 20 s, or it is discarded). `presentation/open` shows the
-/// sheet at once with the loading mark and sends `presentation/show`; the mark goes once Studio
-/// has painted. A refusal or any dismissal sends `presentation/dismissed` to the sheet page and
-/// `presentation/ended` to main, and a fresh page is prewarmed for the next one.
-///
-/// Without prewarming (`--no-prewarm`, or for a minute after the system reported memory
-/// pressure, which discards the prewarmed page) sheets still open: the page loads when one is
-/// asked for, behind the same loading mark, which is slower but keeps no second page in memory.
+/// Carries out `PresentationLifecycle` for one main page: it makes and drops the sheet page (a
+/// WebKit view in main's web process and network session, at `/__native/modal`) and its
+/// in-window sheet, passes the pages' presentation effects and the person's presses to the
+/// machine, and runs its timers. Every rule — when to prewarm, the ready limit, the pause after
+/// memory pressure, what dismisses and what is reported — is the machine's.
 @MainActor
 final class PresentationController {
     private let main: StudioPage
@@ -20,31 +13,17 @@ final class PresentationController {
     private let device: DeviceProfile
     /// The main view's root: phone sheets rise over it; its window is the parent of the others.
     private let anchor: WidgetPointer
+    private(set) var life: PresentationLifecycle
+    private var timers: TimerBank<PresentationLifecycle.Timer>!
+    /// The sheet page and its sheet in the window, by the machine's page id.
     private var sheetPage: StudioPage?
-    /// The sheet page's sheet in the window: built with the page, shown while `shown` is set.
+    private var pageId = 0
     private var layer: InWindowSheet?
-    private var sheet: InWindowSheet? { shown != nil ? layer : nil }
-    private var shown: PresentationOpen?
-    private var shownSize = PresentationSize.full
-    /// The size the last sheet opened at.
-    private var lastSize = PresentationSize.full
-    /// Set while a sheet opened without a ready page waits for `presentation/ready`.
-    private var showWhenReady = false
-    private var prewarmGeneration = 0
-    private(set) var ready = false
-    /// Set while `mainChanged` runs: what it does changes main's state, which calls it again.
-    private var updating = false
-    /// After `close`, nothing is prewarmed again.
-    private var closed = false
-    private let prewarms: Bool
-    /// Prewarming pauses until then (monotonic seconds) after memory pressure.
-    private var pressureUntil = 0.0
-    static let readyTimeout: UInt32 = 20_000
-    static let pressurePause = 60.0
-    /// When the shown sheet was asked for, and how long the last one took to show Studio's paint.
-    private var openedAt = 0.0
-    private(set) var lastOpen: (milliseconds: Double, prewarmed: Bool)?
-    private var openedPrewarmed = false
+    /// Set while effects are carried out: an event they cause waits its turn (the machine is
+    /// not re-entered from its own effects).
+    private var performing = false
+    private var queued: [PresentationLifecycle.Event] = []
+    private var mainDocuments = 0
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
     /// Called with each sheet page made, to give it the session's native surface.
@@ -55,50 +34,66 @@ final class PresentationController {
         self.networkSession = networkSession
         self.device = device
         self.anchor = anchor
-        self.prewarms = prewarms
+        life = PresentationLifecycle(prewarms: prewarms)
+        timers = TimerBank { [weak self] timer in self?.send(.timerFired(timer)) }
         main.onPresentationEffect = { [weak self] effect in
-            guard let self, case .openPresentation(let request) = effect else { return }
-            self.open(request)
+            guard case .openPresentation(let request) = effect else { return }
+            self?.send(.open(request, now: monotonicSeconds()))
         }
-        MemoryPressure.shared.watch(self) { [weak self] in self?.memoryPressure() }
+        MemoryPressure.shared.watch(self) { [weak self] in self?.send(.memoryPressure) }
     }
 
-    private var prewarmingNow: Bool { prewarms && monotonicSeconds() >= pressureUntil }
-
-    /// Called as main's state changes: prewarm when it becomes ready for presentations (or, when
-    /// not prewarming, offer sheets that load on demand).
-    func mainChanged() {
-        guard !updating, !closed else { return }
-        updating = true
-        defer { updating = false }
-        let session = main.session
-        let wanted = session.frontendReady && session.studioCapabilities.contains(.nativePresentations)
-            && !(session.catalog?.isEmpty ?? true)
-        if !wanted {
-            if sheetPage != nil && shown == nil { discard() }
-            return
+    /// Feeds the machine an event and carries out what it asks, in order.
+    func send(_ event: PresentationLifecycle.Event) {
+        queued.append(event)
+        guard !performing else { return }
+        performing = true
+        defer { performing = false }
+        while !queued.isEmpty {
+            let next = queued.removeFirst()
+            for effect in life.reduce(next) { perform(effect) }
         }
-        if prewarmingNow {
-            if sheetPage == nil && shown == nil { sheetPage = makePage() }
-        } else if shown == nil && !session.presentationReadyToShow {
-            main.apply(.presentationAvailable(true))  // opens load the page then
-        }
-    }
-
-    /// The system is short of memory: drop the prewarmed page (not a sheet in use) and prewarm
-    /// again only after a pause. Sheets keep opening, on demand.
-    func memoryPressure() {
-        guard !closed else { return }
-        pressureUntil = monotonicSeconds() + Self.pressurePause
-        if shown == nil && sheetPage != nil { discard() }
-        mainChanged()
-        MainLoop.after(milliseconds: UInt32(Self.pressurePause * 1000) + 100) { [weak self] in self?.mainChanged() }
         onChanged?()
     }
 
-    private func makePage() -> StudioPage {
-        prewarmGeneration += 1
-        let generation = prewarmGeneration
+    /// Main's state changed: a new document (a sheet shown belonged to the old one), and
+    /// whether it can take presentations now.
+    func mainChanged() {
+        let session = main.session
+        if session.documents != mainDocuments {
+            mainDocuments = session.documents
+            send(.mainDocumentChanged)
+        }
+        let ready = session.frontendReady && session.studioCapabilities.contains(.nativePresentations)
+            && !(session.catalog?.isEmpty ?? true)
+        if ready != life.mainReady { send(.mainReady(ready)) }
+    }
+
+    private func perform(_ effect: PresentationLifecycle.Effect) {
+        switch effect {
+        case .makePage(let id, let size): makePage(id: id, size: size)
+        case .discardPage(let id): if id == pageId { discardPage() }
+        case .showSheet(let request):
+            layer?.show(request)
+            layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
+        case .waitForPaint(let id):
+            sheetPage?.whenPainted { [weak self] in self?.send(.painted(presentationId: id, now: monotonicSeconds())) }
+        case .reveal: layer?.content.reveal()
+        case .applyHeader(let header, let navigation):
+            layer?.content.apply(header: header)
+            layer?.content.apply(navigation: navigation, label: header.navigationLabel)
+        case .applySize(let size): layer?.apply(size: size)
+        case .applyDismissible(let dismissible, let navigation):
+            layer?.content.apply(dismissible: dismissible)
+            layer?.content.apply(navigation: navigation, label: life.shown?.header?.navigationLabel)
+        case .toSheet(let event): sheetPage?.apply(event)
+        case .toMain(let event): main.apply(event)
+        case .timer(let command): timers.perform(command)
+        case .report(let text): printError("hostshell: \(text)")
+        }
+    }
+
+    private func makePage(id: Int, size: PresentationSize) {
         // Under WebDriver a page beside main would be driven too (WebKit gives it main's
         // automation mode) and show up as a second window: there it keeps a process of its own.
         let home: StudioPage.Home = AutomationHost.current != nil ? .own(session: networkSession, automation: false) : .beside(main)
@@ -106,31 +101,21 @@ final class PresentationController {
                               available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations])
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
-        page.onPresentationEffect = { [weak self] effect in self?.sheetEffect(effect) }
+        sheetPage = page
+        pageId = id
+        page.onPresentationEffect = { [weak self] effect in self?.sheetEffect(effect, page: id) }
         page.onDelivered = { [weak self] message, accepted in
-            guard let self, case .presentationShow(let id, _) = message, self.shown?.presentationId == id else { return }
-            if accepted {
-                // Studio took the path and drew it: reveal once that has been painted.
-                page.whenPainted { [weak self] in
-                    guard let self, self.shown?.presentationId == id, let sheet = self.sheet else { return }
-                    sheet.content.reveal()
-                    self.lastOpen = ((monotonicSeconds() - self.openedAt) * 1000, self.openedPrewarmed)
-                    self.onChanged?()
-                }
-            } else {
-                self.dismiss()  // the sheet page refused it
-            }
+            guard case .presentationShow(let presentationId, _) = message else { return }
+            self?.send(.showAnswered(presentationId: presentationId, accepted: accepted))
         }
-        // Waiting at the size the last sheet had: Studio's sheets tend to repeat (a preview after
-        // a preview), and a page laid out at its size already paints sooner.
-        let layer = InWindowSheet(page: page, device: device, overlay: anchor, size: lastSize)
+        page.onWebProcessTerminated = { [weak self] in self?.send(.pageFailed(page: id)) }
+        // It waits laid out at `size`: a page laid out at its sheet's size already paints sooner.
+        let layer = InWindowSheet(page: page, device: device, overlay: anchor, size: size)
         layer.content.menus.onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
         layer.content.menus.onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
-        layer.content.onDismiss = { [weak self] in self?.dismiss() }
-        layer.content.onAction = { [weak self] actionId in
-            guard let self, let id = self.shown?.presentationId else { return }
-            self.sheetPage?.apply(.presentationAction(presentationId: id, actionId: actionId))
-        }
+        layer.content.onDismiss = { [weak self] in self?.send(.dismissRequested) }
+        layer.content.onNavigation = { [weak self] in self?.send(.navigationPressed) }
+        layer.content.onAction = { [weak self] actionId in self?.send(.actionPressed(actionId)) }
         self.layer = layer
         page.onMenusChanged = { [weak self, weak page] in
             guard let self, let page, self.sheetPage === page else { return }
@@ -138,143 +123,74 @@ final class PresentationController {
             self.onChanged?()
         }
         onPageMade?(page)
-        page.onWebProcessTerminated = { [weak self] in
-            // A failed page is discarded; a fresh one is prewarmed (the sheet showing, if any, ends).
-            guard let self else { return }
-            MainLoop.after(milliseconds: 0) { [weak self] in
-                guard let self else { return }
-                if self.shown != nil { self.dismiss() } else { self.discard(); self.mainChanged() }
-            }
-        }
         page.load(main.serverOrigin.description + "/__native/modal")
-        MainLoop.after(milliseconds: Self.readyTimeout) { [weak self] in
-            guard let self, self.prewarmGeneration == generation, !self.ready else { return }
-            if self.showWhenReady {
-                printError("hostshell: the presentation page was not ready within 20 s; the sheet is closed")
-                self.dismiss()
-            } else if self.shown == nil {
-                printError("hostshell: the presentation page was not ready within 20 s; sheets are unavailable until it is")
-                self.discard()
-            }
-        }
-        return page
     }
 
-    private func sheetEffect(_ effect: PageEffect) {
+    private func sheetEffect(_ effect: PageEffect, page id: Int) {
         switch effect {
-        case .presentationReady:
-            if let request = shown, showWhenReady {
-                showWhenReady = false  // opened on demand: now it can be shown
-                sheetPage?.apply(.showPresentation(presentationId: request.presentationId, path: request.path))
-            } else if shown == nil {
-                ready = true
-                main.apply(.presentationAvailable(true))
-            }
-        case .presentationUpdated(let update):
-            if let header = update.header { sheet?.content.apply(header: header) }
-            if let size = update.size, shown != nil {
-                shownSize = size
-                sheet?.apply(size: size)
-            }
-            if let dismissible = update.dismissible { sheet?.content.apply(dismissible: dismissible) }
-        case .closePresentation:
-            dismiss()
-        case .navigateFromPresentation(_, let path):
-            dismiss()
-            main.openDeepLink(path)  // delivered as navigation/open-path, with the same readiness rules
-        default:
-            break
+        case .presentationReady: send(.pageReady(page: id))
+        case .presentationUpdated(let update): send(.updated(update))
+        case .closePresentation(let presentationId): send(.closeRequested(presentationId: presentationId))
+        case .navigateFromPresentation(let presentationId, let path): send(.navigateRequested(presentationId: presentationId, path: path))
+        default: break
         }
-        onChanged?()
     }
 
-    private func open(_ request: PresentationOpen) {
-        let warm = sheetPage != nil && ready
-        let page = sheetPage ?? makePage()
-        sheetPage = page
-        shown = request
-        shownSize = request.size
-        lastSize = request.size
-        openedAt = monotonicSeconds()
-        openedPrewarmed = warm
-        ready = false
-        main.apply(.presentationAvailable(false))
-        if warm {
-            // Studio starts drawing while the sheet is built.
-            page.apply(.showPresentation(presentationId: request.presentationId, path: request.path))
-        } else {
-            showWhenReady = true  // still loading: shown when it says presentation/ready
-        }
-        layer?.show(request)
-        onChanged?()
-    }
-
-    /// Ends the shown sheet: dismissed to the sheet page, ended to main, and a fresh prewarm.
-    func dismiss() {
-        guard let request = shown else { return }
-        shown = nil
-        showWhenReady = false
-        sheetPage?.apply(.dismissPresentation(presentationId: request.presentationId))
-        main.apply(.presentationEnded(presentationId: request.presentationId))
-        discard()
-        mainChanged()
-        onChanged?()
-    }
-
-    /// Drops the sheet page (after use, on /login, a failure or memory pressure).
-    func discard() {
-        // State first: telling main re-enters `mainChanged`, which must see the page gone.
+    /// Drops the sheet page and its sheet.
+    private func discardPage() {
         let page = sheetPage
         sheetPage = nil
-        ready = false
-        prewarmGeneration += 1
         layer?.close()
         layer = nil
-        if let page {
-            page.close()
-            // Let go of the view once WebKit has finished with this turn of the loop (the page
-            // may be discarded from inside one of its own signals).
-            let view = UnsafeMutableRawPointer(page.view)
-            MainLoop.after(milliseconds: 0) { g_object_unref(view) }
-        }
-        if main.session.presentationReadyToShow { main.apply(.presentationAvailable(false)) }
+        guard let page else { return }
+        page.close()
+        // Let go of the view once WebKit has finished with this turn of the loop (the page may
+        // be discarded from inside one of its own signals).
+        let view = UnsafeMutableRawPointer(page.view)
+        MainLoop.after(milliseconds: 0) { g_object_unref(view) }
     }
 
+    /// Drops a prewarmed page (main went to `/login`: it would carry the old sign-in).
+    func discard() { send(.discardPrewarmed) }
+
     func close() {
-        closed = true
         MemoryPressure.shared.forget(self)
-        shown = nil
-        discard()
+        send(.close)
+        timers.cancelAll()
+        onChanged = nil
+        onPageMade = nil
+    }
+
+    /// The control interface: dismiss the shown sheet as the person would, press a header action.
+    func dismiss() { send(.dismissRequested) }
+    func pressAction(_ actionId: String) -> Bool {
+        guard let shown = life.shown, shown.offers(actionId) else { return false }
+        send(.actionPressed(actionId))
+        return true
     }
 
     /// For state dumps.
     var stateJSON: JSONValue {
-        ["ready": .bool(ready),
-         "shown": shown.map { request in
-             ["presentationId": .string(request.presentationId), "path": .string(request.path),
-              "title": .string(sheet?.content.titleText ?? request.title), "revealed": .bool(sheet?.content.isRevealed ?? false),
-              "dismissible": .bool(sheet?.content.dismissible ?? request.dismissible),
-              "size": .string(shownSize.rawValue), "style": .string(layer?.style.rawValue ?? ""),
-              "bounds": sheet?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
-                                                   "width": .number(Double(b.width)), "height": .number(Double(b.height))] } ?? .null] } ?? .null,
-         "prewarming": .bool(prewarmingNow),
-         "lastOpen": lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
+        let shown: JSONValue = life.shown.map { shown in
+            ["presentationId": .string(shown.presentationId), "path": .string(shown.request.path),
+             "title": .string(shown.title), "revealed": .bool(shown.revealed), "dismissible": .bool(shown.dismissible),
+             "navigation": shown.navigationButton.map { .string($0.rawValue) } ?? .null,
+             "size": .string(shown.size.rawValue), "style": .string(layer?.style.rawValue ?? ""),
+             "bounds": layer?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
+                                                  "width": .number(Double(b.width)), "height": .number(Double(b.height))] } ?? .null]
+        } ?? .null
+        return ["ready": .bool(life.page?.ready == true), "shown": shown, "prewarming": .bool(life.prewarmingNow),
+                "lastOpen": life.lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
     }
 
-    /// The control interface: press a header action of the shown sheet.
-    func pressAction(_ actionId: String) -> Bool {
-        guard let id = shown?.presentationId else { return false }
-        sheetPage?.apply(.presentationAction(presentationId: id, actionId: actionId))
-        return true
-    }
-
-    var isShowing: Bool { shown != nil }
+    var ready: Bool { life.page?.ready == true }
+    var isShowing: Bool { life.shown != nil }
+    var isDismissible: Bool { life.shown?.dismissible ?? false }
     /// The sheet page, whatever its state (to keep it in step with main).
     var preparedPage: StudioPage? { sheetPage }
     /// The sheet page, once it has said it is ready (prewarmed, or showing a sheet).
-    var readyPage: StudioPage? { ready || (shown != nil && !showWhenReady) ? sheetPage : nil }
+    var readyPage: StudioPage? { ready || (life.shown.map { !$0.waitingForReady } ?? false) ? sheetPage : nil }
     /// The page of the sheet shown, and its menus: what the person is looking at.
-    var shownPage: StudioPage? { shown != nil ? sheetPage : nil }
-    var shownMenus: ActionMenuLayer? { sheet?.content.menus }
-    var isDismissible: Bool { sheet?.content.dismissible ?? false }
+    var shownPage: StudioPage? { life.shown != nil ? sheetPage : nil }
+    var shownMenus: ActionMenuLayer? { life.shown != nil ? layer?.content.menus : nil }
 }

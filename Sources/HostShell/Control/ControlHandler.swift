@@ -88,7 +88,10 @@ final class ControlHandler {
             app.session.activeMenus.close(report: true)
             ok()
         case .sheetAction(let actionId):
-            guard app.session.presentations.pressAction(actionId) else { return fail("no sheet is shown") }
+            guard app.session.presentations.isShowing else { return fail("no sheet is shown") }
+            guard app.session.presentations.pressAction(actionId) else {
+                return fail("the sheet's header offers no action \"\(actionId)\" (or it is disabled)")
+            }
             ok()
         case .sheetDismiss:
             let sheets = app.session.presentations!

@@ -80,7 +80,7 @@ final class InWindowSheet {
     /// Shows the sheet for `request` (the loading mark until Studio has painted).
     func show(_ request: PresentationOpen) {
         content.apply(title: request.title, subtitle: request.subtitle)
-        content.apply(dismissible: request.dismissible)
+        content.apply(dismissible: request.dismissible)  // for Escape and the dimmed page
         apply(size: request.size)
         setShown(true)
     }

@@ -2,7 +2,7 @@ import BridgeRuntime
 import CGtk
 
 /// What a presentation's sheet shows (see `InWindowSheet`): a header with Studio's title and subtitle,
-/// Close or Back (when dismissible), up to four actions and an overflow menu; below it the sheet
+/// a leading Close or Back button, up to four actions and an overflow menu; below it the sheet
 /// page, covered by the loading mark until Studio has painted. The page stays mapped under the
 /// cover so it can paint (a hidden page gets no animation frames).
 @MainActor
@@ -20,7 +20,10 @@ final class SheetContent {
     private let actions: WidgetPointer
     private let menuButton: WidgetPointer
     private(set) var dismissible = true
+    /// The person asked to dismiss (Escape, the dimmed page); pressed the leading button; pressed
+    /// an action or chose a menu item. What each does is the presentation life cycle's call.
     var onDismiss: (() -> Void)?
+    var onNavigation: (() -> Void)?
     var onAction: ((String) -> Void)?
 
     init(page: StudioPage) {
@@ -54,7 +57,7 @@ final class SheetContent {
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
         gtk_box_append(cast(cover), spinner)
         gtk_overlay_add_overlay(cast(body), cover)
-        onSignal(raw(closeButton), "clicked") { [weak self] in self?.onDismiss?() }
+        onSignal(raw(closeButton), "clicked") { [weak self] in self?.onNavigation?() }
     }
 
     /// Studio has painted the presentation: take the loading mark away.
@@ -63,12 +66,20 @@ final class SheetContent {
         gtk_widget_grab_focus(web)
     }
 
-    var isRevealed: Bool { gtk_widget_get_visible(cover) == 0 }
-    var titleText: String { String(cString: adw_window_title_get_title(title)) }
+    func apply(dismissible: Bool) { self.dismissible = dismissible }
 
-    func apply(dismissible: Bool) {
-        self.dismissible = dismissible
-        gtk_widget_set_visible(closeButton, dismissible ? 1 : 0)
+    /// The leading button: Close (a label), Back (an arrow, `label` as its tooltip), or none.
+    func apply(navigation: HeaderNavigation?, label: String?) {
+        gtk_widget_set_visible(closeButton, navigation == nil ? 0 : 1)
+        switch navigation {
+        case .back:
+            gtk_button_set_icon_name(cast(closeButton), "go-previous-symbolic")
+            gtk_widget_set_tooltip_text(closeButton, label ?? "Back")
+        case .close, nil:
+            if let label { gtk_button_set_label(cast(closeButton), label) } else { gtk_button_set_label(cast(closeButton), "_Close") }
+            gtk_button_set_use_underline(cast(closeButton), 1)
+            gtk_widget_set_tooltip_text(closeButton, nil)
+        }
     }
 
     /// The title `presentation/open` gives, before Studio describes the header.
@@ -77,17 +88,11 @@ final class SheetContent {
         adw_window_title_set_subtitle(title, subtitle ?? "")
     }
 
-    /// The header Studio describes: title, subtitle, leading button, actions and menu.
+    /// The header Studio describes: title, subtitle, actions and menu (the leading button is
+    /// `apply(navigation:label:)`).
     func apply(header update: PresentationHeader) {
         adw_window_title_set_title(title, update.title)
         adw_window_title_set_subtitle(title, update.subtitle ?? "")
-        if update.navigation == .back {
-            gtk_button_set_icon_name(cast(closeButton), "go-previous-symbolic")
-            gtk_widget_set_tooltip_text(closeButton, update.navigationLabel ?? "Back")
-        } else {
-            gtk_button_set_label(cast(closeButton), update.navigationLabel ?? "Close")
-            gtk_widget_set_tooltip_text(closeButton, nil)
-        }
         while let child = gtk_widget_get_first_child(actions) { gtk_box_remove(cast(actions), child) }
         for action in update.actions {
             let button = gtk_button_new_from_icon_name(IconTokens.symbolicName(for: action.icon))!
