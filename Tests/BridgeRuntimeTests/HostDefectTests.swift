@@ -49,3 +49,36 @@ struct HostDefectTests {
         #expect(session.timers.running.keys.sorted { "\($0)" < "\($1)" } == [.deepLinkDue, .deepLinkExpiry])
     }
 }
+
+@Suite("Alert ownership across pages")
+struct AlertOwnershipTests {
+    enum Page: Hashable, Sendable { case main, sheet }
+
+    @Test("the page whose alert shows owns the slot; the others refuse until it ends; a stranger's end changes nothing")
+    func ownership() {
+        var slot = AlertOwnership<Page>()
+        let shown = slot.shown(by: .sheet, among: [.main, .sheet])
+        #expect(shown.map(\.page) == [.main] && shown.map(\.elsewhere) == [true])
+        #expect(slot.shownElsewhere(for: .main) && !slot.shownElsewhere(for: .sheet))
+        #expect(slot.ended(by: .main, among: [.main, .sheet]).isEmpty, "main has no alert to end")
+        #expect(slot.owner == .sheet)
+        let ended = slot.ended(by: .sheet, among: [.main, .sheet])
+        #expect(ended.map(\.page) == [.main] && ended.map(\.elsewhere) == [false])
+        #expect(slot.owner == nil)
+    }
+
+    @Test("a sheet page with no presentation shown takes no alert, share or scan: nobody would see it")
+    func hiddenSheetPage() {
+        var sheet = PageSession(context: .presentation, profile: .phone,
+                                available: [.nativePresentations, .nativeAlerts, .systemQrScanner, .systemShare])
+        _ = sheet.reduce(.documentCommitted)
+        PageSessionTests.post(&sheet, envelope("config/get"))
+        PageSessionTests.post(&sheet, envelope("frontend/ready"))
+        #expect(PageSessionTests.post(&sheet, AlertSessionTests.present("a1", requestId: "r1")) == [.reply(.failure(id: "r1", code: .unavailable))])
+        #expect(PageSessionTests.post(&sheet, envelope("system/scan-qr", ["requestId": "q1"], id: "r2")) == [.reply(.failure(id: "r2", code: .unavailable))])
+        #expect(PageSessionTests.post(&sheet, envelope("system/share", ["title": "T", "url": "https://example.invalid/x"], id: "r3"))
+            == [.reply(.failure(id: "r3", code: .unavailable))])
+        _ = sheet.reduce(.showPresentation(presentationId: "p1", path: "/__native/modal/a"))
+        #expect(PageSessionTests.post(&sheet, AlertSessionTests.present("a1", requestId: "r4")).contains(.reply(.ok("r4"))))
+    }
+}

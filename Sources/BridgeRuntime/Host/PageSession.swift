@@ -337,6 +337,11 @@ public struct PageSession: Sendable, Equatable {
         return triggers[menuId]?.menu
     }
 
+    /// Whether a person can see this page: main always; a sheet page only while it shows a
+    /// presentation (a prewarmed page waits hidden, so a dialog of its own would float over
+    /// nothing).
+    private var isSeen: Bool { context == .main || presentationId != nil }
+
     /// A deep link waits, none of its tries is in flight, and Studio can take it now (ready,
     /// `deepLinks`, a catalog).
     private var deepLinkDeliverable: Bool {
@@ -429,7 +434,7 @@ public struct PageSession: Sendable, Equatable {
             return .ok(id)
 
         case .share(let request):
-            guard offered.contains(.systemShare), !shareOpen else { return .failure(id: id, code: .unavailable) }
+            guard offered.contains(.systemShare), !shareOpen, isSeen else { return .failure(id: id, code: .unavailable) }
             guard case .allowed = SharePolicy.verdict(for: request, serverOrigin: serverOrigin) else {
                 return .failure(id: id, code: .unavailable)
             }
@@ -438,13 +443,13 @@ public struct PageSession: Sendable, Equatable {
             return .ok(id)
 
         case .scanQR(let request):
-            guard offered.contains(.systemQrScanner), qrScanRequestId == nil else { return .failure(id: id, code: .unavailable) }
+            guard offered.contains(.systemQrScanner), qrScanRequestId == nil, isSeen else { return .failure(id: id, code: .unavailable) }
             qrScanRequestId = request.requestId
             extraEffects.append(.startQRScan(requestId: request.requestId))
             return .ok(id)
 
         case .alertPresent(let request):
-            guard offered.contains(.nativeAlerts), alert == nil, !alertShownElsewhere else { return .failure(id: id, code: .unavailable) }
+            guard offered.contains(.nativeAlerts), alert == nil, !alertShownElsewhere, isSeen else { return .failure(id: id, code: .unavailable) }
             alert = request
             extraEffects.append(.showAlert(request))
             return .ok(id)

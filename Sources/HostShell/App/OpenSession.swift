@@ -18,8 +18,9 @@ final class OpenSession {
     /// The media intake in progress (see OpenSession+Uploads).
     var uploader: Uploader?
     var fileChooser: FileChooser?
-    /// The page's native alert while it shows.
+    /// The native alert while it shows, and which page's it is (one at a time across both).
     var alertDialog: AlertDialog?
+    private var alertSlot = AlertOwnership<SessionPage>()
     /// The share panel while it is open, the last choice made in one, recent haptic feedback.
     var sharePanel: SharePanel?
     var lastShare: JSONValue?
@@ -85,7 +86,7 @@ final class OpenSession {
         presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
         // A sheet page has the same native surface as main: its alerts, share, haptics and scans.
         presentations.onPageMade = { [weak self] sheetPage in
-            sheetPage.apply(.alertElsewhere(self?.alertOwner != nil))
+            sheetPage.apply(.alertElsewhere(self?.alertSlot.shownElsewhere(for: .sheet) ?? false))
             self?.connectAlerts(sheetPage)
             self?.connectSystem(sheetPage)
             self?.connectQR(sheetPage)
@@ -106,30 +107,34 @@ final class OpenSession {
         page.onShowAlert = { [weak self, weak page] request in
             guard let self, let page else { return }
             self.alertDialog = AlertDialog(request, parent: page.window) { [weak self, weak page] actionId in
-                self?.alertDialog = nil
-                self?.alertOwnerChanged(nil)
-                page?.answerAlert(request.alertId, actionId: actionId)
+                guard let self, let page else { return }
+                self.alertDialog = nil
+                self.alertEnded(on: page)
+                page.answerAlert(request.alertId, actionId: actionId)
             }
-            self.alertOwnerChanged(page)
+            self.tellPages(self.alertSlot.shown(by: self.role(of: page), among: [.main, .sheet]))
             self.onScreenChanged?()
         }
         page.onWithdrawAlert = { [weak self, weak page] alertId in
-            guard let self, self.alertOwner === page, self.alertDialog?.request.alertId == alertId else { return }
+            guard let self, let page, self.alertSlot.owner == self.role(of: page), self.alertDialog?.request.alertId == alertId else { return }
             self.alertDialog?.withdraw()
             self.alertDialog = nil
-            self.alertOwnerChanged(nil)
+            self.alertEnded(on: page)
             self.onScreenChanged?()
         }
     }
 
-    /// The page whose alert shows: one alert at a time across main and its sheet page, so the
-    /// other page's `alert/present` is `unavailable` meanwhile.
-    private weak var alertOwner: StudioPage?
+    /// Main's page or the sheet page: which of the two an alert belongs to.
+    func role(of page: StudioPage) -> SessionPage { page === self.page ? .main : .sheet }
 
-    private func alertOwnerChanged(_ owner: StudioPage?) {
-        alertOwner = owner
-        for other in [page, presentations?.preparedPage].compactMap({ $0 }) {
-            other.apply(.alertElsewhere(owner != nil && owner !== other))
+    private func alertEnded(on page: StudioPage) {
+        tellPages(alertSlot.ended(by: role(of: page), among: [.main, .sheet]))
+    }
+
+    private func tellPages(_ changes: [(page: SessionPage, elsewhere: Bool)]) {
+        for change in changes {
+            let target = change.page == .main ? page : presentations?.preparedPage
+            target?.apply(.alertElsewhere(change.elsewhere))
         }
     }
 
@@ -295,3 +300,6 @@ final class OpenSession {
         }, me, nil)
     }
 }
+
+/// The two pages of a session: main's, and the sheet page of its presentations.
+enum SessionPage: Hashable, Sendable { case main, sheet }
