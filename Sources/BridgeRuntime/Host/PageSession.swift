@@ -28,6 +28,8 @@ public enum PageEvent: Sendable, Equatable {
     case showPresentation(presentationId: String, path: String)
     case dismissPresentation(presentationId: String)
     case presentationAction(presentationId: String, actionId: String)
+    /// The person opened the menu `menuId` (a trigger's, or the armed one by a context click).
+    case menuOpenRequested(menuId: String)
     /// The person chose `actionId` in the open menu `menuId`, or closed it without a choice.
     case menuChosen(menuId: String, actionId: String)
     case menuDismissed(menuId: String)
@@ -72,8 +74,12 @@ public enum PageEffect: Sendable, Equatable {
     /// Sheet page: close the shown sheet; or close it and send main to `path`.
     case closePresentation(presentationId: String)
     case navigateFromPresentation(presentationId: String, path: String)
-    /// The armed menu or the triggers changed: redraw the trigger overlays, close a menu that went.
+    /// The armed menu or the triggers changed: redraw the trigger overlays.
     case menusChanged
+    /// Show this menu (at the trigger or pointer that asked), closing any other; take the open
+    /// menu away (chosen, dismissed, or withdrawn by Studio) without a report.
+    case showMenu(ActionMenu)
+    case hideMenu
     /// Start or stop one of the session's timers (see `PageTimer`); a fire comes back as `.timerFired`.
     case timer(TimerCommand<PageTimer>)
     /// Start a QR scan for `requestId`.
@@ -140,6 +146,8 @@ public struct PageSession: Sendable, Equatable {
     /// control, by menu id.
     public private(set) var armedMenu: ActionMenu?
     public private(set) var triggers: [String: ActionMenuTrigger] = [:]
+    /// The menu the person has open, if any (one at a time).
+    public private(set) var openMenu: ActionMenu?
     /// The deep link waiting for Studio (the newest wins), its arrival, attempts and next try.
     public private(set) var deepLink: QueuedDeepLink?
     /// The QR scan in progress, by request id: one at a time.
@@ -270,15 +278,23 @@ public struct PageSession: Sendable, Equatable {
             guard context == .presentation, presentationId == id else { return [] }
             return [.send(.presentationAction(presentationId: id, actionId: actionId))]
 
+        case .menuOpenRequested(let menuId):
+            guard let menu = currentMenu(menuId) else { return [] }
+            // Another menu open is dismissed by this one (as a click outside it would).
+            let closing = openMenu.map { $0.menuId != menuId ? dismissOpenMenu() : [] } ?? []
+            openMenu = menu
+            return closing + [.showMenu(menu)]
+
         case .menuChosen(let menuId, let actionId):
-            // Only a menu still armed or registered, and only an item it has and that is enabled.
-            guard let menu = currentMenu(menuId), menu.items.contains(where: { $0.id == actionId && !$0.disabled }),
-                  frontendReady else { return [] }
-            return [.send(.actionMenuAction(menuId: menuId, actionId: actionId))]
+            // Only the open menu, as Studio last sent it, and only an item it has that is enabled.
+            guard openMenu?.menuId == menuId, let menu = currentMenu(menuId) else { return [] }
+            guard menu.items.contains(where: { $0.id == actionId && !$0.disabled }) else { return [] }
+            openMenu = nil
+            return [.hideMenu] + (frontendReady ? [.send(.actionMenuAction(menuId: menuId, actionId: actionId))] : [])
 
         case .menuDismissed(let menuId):
-            guard currentMenu(menuId) != nil, frontendReady else { return [] }
-            return [.send(.actionMenuDismissed(menuId: menuId))]
+            guard openMenu?.menuId == menuId else { return [] }
+            return dismissOpenMenu()
 
         case .deepLink(let path):
             guard context == .main else { return [] }
@@ -331,6 +347,20 @@ public struct PageSession: Sendable, Equatable {
         }
     }
 
+    /// Closes the open menu without a choice, reporting it dismissed while Studio is still there.
+    private mutating func dismissOpenMenu() -> [PageEffect] {
+        guard let menu = openMenu else { return [] }
+        openMenu = nil
+        return [.hideMenu] + (frontendReady && currentMenu(menu.menuId) != nil ? [.send(.actionMenuDismissed(menuId: menu.menuId))] : [])
+    }
+
+    /// The open menu went (disarmed, unregistered, its document gone): it closes unreported.
+    private mutating func closeWithdrawnMenu() {
+        guard let open = openMenu, currentMenu(open.menuId) == nil else { return }
+        openMenu = nil
+        extraEffects.append(.hideMenu)
+    }
+
     /// The menu `menuId` as it is now: armed, or with a trigger.
     public func currentMenu(_ menuId: String) -> ActionMenu? {
         if let armedMenu, armedMenu.menuId == menuId { return armedMenu }
@@ -374,6 +404,7 @@ public struct PageSession: Sendable, Equatable {
             triggers = [:]
             extraEffects.append(.menusChanged)
         }
+        closeWithdrawnMenu()
         if let scan = qrScanRequestId {
             qrScanRequestId = nil
             extraEffects.append(.withdrawQRScan(requestId: scan))
@@ -478,11 +509,15 @@ public struct PageSession: Sendable, Equatable {
             if armedMenu?.menuId == menuId {
                 armedMenu = nil
                 extraEffects.append(.menusChanged)
+                closeWithdrawnMenu()
             }
             return .ok(id)
 
         case .actionMenuUnregisterTrigger(let menuId):
-            if triggers.removeValue(forKey: menuId) != nil { extraEffects.append(.menusChanged) }
+            if triggers.removeValue(forKey: menuId) != nil {
+                extraEffects.append(.menusChanged)
+                closeWithdrawnMenu()
+            }
             return .ok(id)
 
         case .mediaIntakeStatus:

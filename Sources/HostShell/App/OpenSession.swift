@@ -94,13 +94,7 @@ final class OpenSession {
     }
 
     private func connectMenus() {
-        page.onMenusChanged = { [weak self] in
-            guard let self else { return }
-            self.view.menus.update(armed: self.page.session.armedMenu, triggers: self.page.session.triggers)
-            self.onScreenChanged?()
-        }
-        view.menus.onChoose = { [weak self] menuId, actionId in self?.page.menuChosen(menuId, actionId: actionId) }
-        view.menus.onDismiss = { [weak self] menuId in self?.page.menuDismissed(menuId) }
+        view.menus.follow(page) { [weak self] in self?.onScreenChanged?() }
     }
 
     private func connectAlerts(_ page: StudioPage) {

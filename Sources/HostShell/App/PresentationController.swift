@@ -111,17 +111,11 @@ final class PresentationController {
         page.onWebProcessTerminated = { [weak self] in self?.send(.pageFailed(page: id)) }
         // It waits laid out at `size`: a page laid out at its sheet's size already paints sooner.
         let layer = InWindowSheet(page: page, device: device, overlay: anchor, size: size)
-        layer.content.menus.onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
-        layer.content.menus.onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
+        layer.content.menus.follow(page) { [weak self] in self?.onChanged?() }
         layer.content.onDismiss = { [weak self] in self?.send(.dismissRequested) }
         layer.content.onNavigation = { [weak self] in self?.send(.navigationPressed) }
         layer.content.onAction = { [weak self] actionId in self?.send(.actionPressed(actionId)) }
         self.layer = layer
-        page.onMenusChanged = { [weak self, weak page] in
-            guard let self, let page, self.sheetPage === page else { return }
-            self.layer?.content.menus.update(armed: page.session.armedMenu, triggers: page.session.triggers)
-            self.onChanged?()
-        }
         onPageMade?(page)
         page.load(main.serverOrigin.description + "/__native/modal")
     }

@@ -28,10 +28,10 @@ enum ShellState {
             report["retry"] = session.retryState
             state["kiosk"] = .object(report)
         }
-        let menus = session.activeMenus
-        state["menus"] = ["armed": menus.armedMenuId.map(JSONValue.string) ?? .null,
-                          "triggers": .array(menus.triggerIds.map(JSONValue.string)),
-                          "open": menus.openMenuId.map(JSONValue.string) ?? .null]
+        let menus = session.activePage.session
+        state["menus"] = ["armed": menus.armedMenu.map { .string($0.menuId) } ?? .null,
+                          "triggers": .array(menus.triggers.keys.sorted().map(JSONValue.string)),
+                          "open": menus.openMenu.map { .string($0.menuId) } ?? .null]
         state["alert"] = session.alertDialog.map { dialog in
             let alert = dialog.request
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,

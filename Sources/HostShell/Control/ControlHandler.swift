@@ -67,25 +67,22 @@ final class ControlHandler {
                 ok()
             }
         case .menuOpen(let menuId):
-            guard let menu = app.session.activePage.session.currentMenu(menuId) else {
+            guard app.session.activePage.session.currentMenu(menuId) != nil else {
                 return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
             }
-            let width = gtk_widget_get_width(app.session.activeMenus.widget), height = gtk_widget_get_height(app.session.activeMenus.widget)
-            let rect = app.session.activePage.session.triggers[menuId]?.rect
-            app.session.activeMenus.open(menu, at: GdkRectangle(x: Int32((rect?.x ?? 0.5) * Double(width)), y: Int32((rect?.y ?? 0.5) * Double(height)),
-                                                             width: max(1, Int32((rect?.width ?? 0) * Double(width))),
-                                                             height: max(1, Int32((rect?.height ?? 0) * Double(height)))))
+            app.session.activeMenus.requestOpen(menuId)
             ok()
         case .menu(let actionId):
-            let menus = app.session.activeMenus
-            guard menus.openMenuId != nil else { return fail("no menu is open") }
-            guard let item = menus.item(actionId) else { return fail("the open menu has no item \"\(actionId)\"") }
+            let page = app.session.activePage
+            guard let open = page.session.openMenu else { return fail("no menu is open") }
+            guard let item = open.items.first(where: { $0.id == actionId }) else { return fail("the open menu has no item \"\(actionId)\"") }
             guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
-            menus.choose(actionId)
+            page.menuChosen(open.menuId, actionId: actionId)
             ok()
         case .menuClose:
-            guard app.session.activeMenus.openMenuId != nil else { return fail("no menu is open") }
-            app.session.activeMenus.close(report: true)
+            let page = app.session.activePage
+            guard let open = page.session.openMenu else { return fail("no menu is open") }
+            page.menuDismissed(open.menuId)
             ok()
         case .sheetAction(let actionId):
             guard app.session.presentations.isShowing else { return fail("no sheet is shown") }

@@ -5,18 +5,21 @@ import CGtk
 /// button over its rect (normalized to the view), which opens the menu anchored there; a context
 /// click (right button, or a long press) opens the armed menu at the pointer. The menu is a
 /// popover with the groups as sections, disabled items greyed, destructive items in red, and
-/// the keyboard works as in any GTK menu.
+/// the keyboard works as in any GTK menu. Which menus exist, which one is open and what a
+/// choice reports are the page session's: this only draws them and passes the person's clicks on.
 @MainActor
 final class ActionMenuLayer {
     /// The overlay holding the web view and the trigger buttons.
     let widget: WidgetPointer
     private var triggers: [(id: String, rect: NormalizedRect, button: WidgetPointer)] = []
-    private var armed: ActionMenu?
-    /// Each trigger's menu as last sent (a trigger sent again may carry a changed menu).
-    private var menus: [String: ActionMenu] = [:]
+    /// The armed menu's id: a context click opens it (and so is claimed before WebKit's menu).
+    private var armedId: String?
     private var popover: WidgetPointer?
-    private var openMenu: ActionMenu?
-    private var chosen = false
+    private var shownMenuId: String?
+    /// Where the next menu shown points: the trigger or pointer that asked for it.
+    private var anchor = GdkRectangle(x: 0, y: 0, width: 1, height: 1)
+    /// The person asked for a menu, chose an item, or closed the open menu without a choice.
+    var onOpen: ((String) -> Void)?
     var onChoose: ((String, String) -> Void)?
     var onDismiss: ((String) -> Void)?
 
@@ -40,25 +43,22 @@ final class ActionMenuLayer {
         cgtk_connect_pressed(click, { gesture, _, x, y, data in
             let layer = Unmanaged<ActionMenuLayer>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated {
-                guard let menu = layer.armed else { return }
+                guard let armed = layer.armedId else { return }
                 gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
-                layer.open(menu, at: GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1))
+                layer.anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+                layer.onOpen?(armed)
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         gtk_widget_add_controller(widget, click)
     }
 
-    /// Shows the page's menus as they are now; a menu that went away closes without a report.
+    /// Shows the page's trigger controls as they are now.
     func update(armed: ActionMenu?, triggers current: [String: ActionMenuTrigger]) {
-        self.armed = armed
-        menus = current.mapValues(\.menu)
+        armedId = armed?.menuId
         // The same triggers in the same places (Studio sent them again): nothing to rebuild, and
         // an open menu stays as it is.
         let placed = current.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value.rect) }
-        if placed.count == triggers.count && zip(placed, triggers).allSatisfy({ $0.0 == $1.id && $0.1 == $1.rect }) {
-            if let open = openMenu, armed?.menuId != open.menuId, current[open.menuId] == nil { close(report: false) }
-            return
-        }
+        if placed.count == triggers.count && zip(placed, triggers).allSatisfy({ $0.0 == $1.id && $0.1 == $1.rect }) { return }
         for entry in triggers { gtk_overlay_remove_overlay(cast(widget), entry.button) }
         triggers = []
         for (id, trigger) in current.sorted(by: { $0.key < $1.key }) {
@@ -66,25 +66,28 @@ final class ActionMenuLayer {
             gtk_widget_add_css_class(button, "flat")
             gtk_widget_add_css_class(button, "hostshell-menu-trigger")
             gtk_widget_set_tooltip_text(button, trigger.menu.label)
-            onSignal(raw(button), "clicked") { [weak self] in
-                guard let self, let entry = self.triggers.first(where: { $0.id == id }), let menu = self.menus[id] else { return }
-                let width = Double(gtk_widget_get_width(self.widget)), height = Double(gtk_widget_get_height(self.widget))
-                self.open(menu, at: GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
-                                                 width: Int32(entry.rect.width * width), height: Int32(entry.rect.height * height)))
-            }
+            onSignal(raw(button), "clicked") { [weak self] in self?.requestOpen(id) }
             gtk_overlay_add_overlay(cast(widget), button)
             triggers.append((id, trigger.rect, button))
         }
-        if let open = openMenu, armed?.menuId != open.menuId, current[open.menuId] == nil { close(report: false) }
     }
 
-    var openMenuId: String? { openMenu?.menuId }
-    var armedMenuId: String? { armed?.menuId }
-    var triggerIds: [String] { triggers.map(\.id) }
+    /// Asks for the menu `menuId`, pointing at its trigger (or the middle, for the armed menu),
+    /// as a click on the trigger does (the control interface's `menu-open`).
+    func requestOpen(_ menuId: String) {
+        let width = Double(gtk_widget_get_width(widget)), height = Double(gtk_widget_get_height(widget))
+        if let entry = triggers.first(where: { $0.id == menuId }) {
+            anchor = GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
+                                  width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
+        } else {
+            anchor = GdkRectangle(x: Int32(width / 2), y: Int32(height / 2), width: 1, height: 1)
+        }
+        onOpen?(menuId)
+    }
 
-    /// Opens `menu` pointing at `rect` (in the overlay's coordinates).
-    func open(_ menu: ActionMenu, at rect: GdkRectangle) {
-        close(report: true)
+    /// Shows `menu` at the anchor of the request, in place of any menu shown.
+    func show(_ menu: ActionMenu) {
+        hide()
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         for (index, group) in menu.groups.enumerated() {
             if index > 0 { gtk_box_append(cast(box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)) }
@@ -100,42 +103,39 @@ final class ActionMenuLayer {
                 if item.role == .destructive { gtk_widget_add_css_class(label, "error") }
                 gtk_widget_set_sensitive(button, item.disabled ? 0 : 1)
                 let id = item.id
-                onSignal(raw(button), "clicked") { [weak self] in self?.choose(id) }
+                let menuId = menu.menuId
+                onSignal(raw(button), "clicked") { [weak self] in self?.onChoose?(menuId, id) }
                 gtk_box_append(cast(box), button)
             }
         }
         let popover = gtk_popover_new()!
         gtk_popover_set_child(cast(popover), box)
         gtk_widget_set_parent(popover, widget)
-        var anchor = rect
-        gtk_popover_set_pointing_to(cast(popover), &anchor)
+        var pointing = anchor
+        gtk_popover_set_pointing_to(cast(popover), &pointing)
+        let menuId = menu.menuId
         onSignal(raw(popover), "closed") { [weak self] in
-            // Closed by the person (Escape, a click outside): dismissed, unless an item was chosen.
+            // Closed by the person (Escape, a click outside): reported on the next turn, once a
+            // click on an item (which closes the popover too) has been handled first.
             guard let self, self.popover == popover else { return }
             MainLoop.after(milliseconds: 0) { [weak self] in
                 guard let self, self.popover == popover else { return }
-                self.close(report: true)
+                self.onDismiss?(menuId)
             }
         }
         self.popover = popover
-        openMenu = menu
-        chosen = false
+        shownMenuId = menuId
         gtk_popover_popup(cast(popover))
     }
 
-    /// The control interface's choice, as a click on that item.
-    func choose(_ actionId: String) {
-        guard let menu = openMenu, menu.items.contains(where: { $0.id == actionId && !$0.disabled }) else { return }
-        chosen = true
-        onChoose?(menu.menuId, actionId)
-        close(report: false)
-    }
+    /// The id of the menu shown, for the control interface (the session's `openMenu` decides).
+    var shownId: String? { shownMenuId }
 
-    /// Closes the open menu; without a choice made, reports it dismissed when `report`.
-    func close(report: Bool) {
-        guard let popover, let menu = openMenu else { return }
+    /// Takes the menu shown away (no report: the session decided).
+    func hide() {
+        guard let popover else { return }
         self.popover = nil  // before popdown, so its "closed" is not taken for the person's
-        openMenu = nil
+        shownMenuId = nil
         gtk_popover_popdown(cast(popover))
         // Let go of it once GTK is done with its surface (pointer and focus updates after the
         // popdown still look at it during this turn of the loop).
@@ -144,8 +144,25 @@ final class ActionMenuLayer {
             if gtk_widget_get_parent(popover) != nil { gtk_widget_unparent(popover) }
             g_object_unref(raw(popover))
         }
-        if report && !chosen { onDismiss?(menu.menuId) }
     }
+}
 
-    func item(_ actionId: String) -> ActionMenuItem? { openMenu?.items.first { $0.id == actionId } }
+extension ActionMenuLayer {
+    /// Draws `page`'s menus and passes the person's clicks back to its session; `changed` is
+    /// called after each change (state dumps).
+    func follow(_ page: StudioPage, changed: @escaping @MainActor () -> Void) {
+        page.onMenuEffect = { [weak self, weak page] effect in
+            guard let self, let page else { return }
+            switch effect {
+            case .menusChanged: self.update(armed: page.session.armedMenu, triggers: page.session.triggers)
+            case .showMenu(let menu): self.show(menu)
+            case .hideMenu: self.hide()
+            default: return
+            }
+            changed()
+        }
+        onOpen = { [weak page] menuId in page?.apply(.menuOpenRequested(menuId: menuId)) }
+        onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
+        onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
+    }
 }

@@ -32,8 +32,8 @@ final class StudioPage {
     var onPresentationEffect: ((PageEffect) -> Void)?
     /// Called when the page's receiver answered a host message (true: a subscriber took it).
     var onDelivered: ((HostMessage, Bool) -> Void)?
-    /// Called when the armed menu or the triggers changed (see `session`).
-    var onMenusChanged: (() -> Void)?
+    /// Called with the menu effects: the armed menu or triggers changed, show or hide a menu.
+    var onMenuEffect: ((PageEffect) -> Void)?
     /// Called to start, or take away, a QR scan.
     var onStartQRScan: ((String) -> Void)?
     var onWithdrawQRScan: ((String) -> Void)?
@@ -125,7 +125,7 @@ final class StudioPage {
         onHaptic = nil
         onShare = nil
         onStartQRScan = nil
-        onMenusChanged = nil
+        onMenuEffect = nil
         onPresentationEffect = nil
         onDelivered = nil
         onWebProcessTerminated = nil
@@ -262,7 +262,7 @@ final class StudioPage {
             case .showAlert(let request): onShowAlert?(request)
             case .haptic(let feedback): onHaptic?(feedback)
             case .showShare(let request): onShare?(request)
-            case .menusChanged: onMenusChanged?()
+            case .menusChanged, .showMenu, .hideMenu: onMenuEffect?(effect)
             case .timer(let command): timers.perform(command)
             case .startQRScan(let requestId): onStartQRScan?(requestId)
             case .withdrawQRScan(let requestId): onWithdrawQRScan?(requestId)
