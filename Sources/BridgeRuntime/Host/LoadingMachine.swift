@@ -67,6 +67,12 @@ public struct KioskRetry: Sendable, Equatable {
     /// What failed (the failure screen's title).
     public let reason: String
 
+    public init(attempt: Int, inSeconds: Double, reason: String) {
+        self.attempt = attempt
+        self.inSeconds = inSeconds
+        self.reason = reason
+    }
+
     public var json: JSONValue {
         ["attempt": .number(Double(attempt)), "inSeconds": .number(inSeconds), "reason": .string(reason)]
     }
