@@ -7,6 +7,14 @@ import Testing
        .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
        .serialized)
 struct LoadingScreenTests {
+    /// Saves a reference server in `home` and stops it; returns its port, for another to take.
+    static func savedServerGone(_ home: TemporaryHome) throws -> Int {
+        let original = try ReferenceServer()
+        #expect(try HostShellBinary.run(["server", "add", original.url, "--allow-http"], environment: home.environment).status == 0)
+        original.stop()
+        return original.port
+    }
+
     @Test("a 404 for Studio's page is an error screen with its status, not blamed on the server; the dump names the kind")
     func notFound() throws {
         let home = TemporaryHome()
@@ -28,10 +36,7 @@ struct LoadingScreenTests {
     func notIdentified() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let original = try ReferenceServer()
-        let port = original.port
-        #expect(try HostShellBinary.run(["server", "add", original.url, "--allow-http"], environment: home.environment).status == 0)
-        original.stop()
+        let port = try Self.savedServerGone(home)
         let refusing = try ReferenceServer(port: port, extra: ["--fail", "/api/v1/system/identity=500"])
         defer { refusing.stop() }
         #expect(refusing.port == port)
