@@ -1,3 +1,13 @@
+/// Why a server's identity could not be had, sorted the way the window words its screens.
+public enum IdentityFailureKind: Sendable, Equatable {
+    /// No answer: down, wrong address, no network, timed out.
+    case unreachable
+    /// The TLS handshake failed: certificate untrusted, expired or for another name.
+    case insecure
+    /// An answer that is not an identity: HTTP error, redirect, malformed or too large.
+    case refused
+}
+
 /// What `GET /api/v1/system/identity` says about a server (§4 "Server address").
 public struct ServerIdentity: Sendable, Equatable {
     /// The response may be at most this large.

@@ -28,11 +28,11 @@ final class BridgeReplay {
         let deadline = monotonicSeconds() + timeout
         func poll() {
             let session = app.session.page.session
-            let ready = app.session.view.screen == "page" && session.frontendReady
+            let ready = app.session.screen.name == "page" && session.frontendReady
                 && (!needsSheet || app.session.presentations.ready)
             if ready { return next() }
-            if app.session.view.screen == "error" || monotonicSeconds() > deadline {
-                printError("hostshell replay: Studio was not ready within \(Int(timeout)) s (\(app.session.view.screen))"
+            if app.session.screen.name == "error" || monotonicSeconds() > deadline {
+                printError("hostshell replay: Studio was not ready within \(Int(timeout)) s (\(app.session.screen.name))"
                            + (needsSheet ? " with a prewarmed sheet page" : ""))
                 return done(ExitCode.failure)
             }

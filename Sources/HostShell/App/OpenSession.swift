@@ -32,14 +32,10 @@ final class OpenSession {
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
     var pendingPick: [String]?
     let networkSession: NetworkSessionPointer
-    private var crashes = CrashLimiter()
-    /// Kiosk: failures are retried without a person (see `showFailure`).
-    var retriesUnattended = false
-    private var retryAttempt = 0
-    private var retryGeneration = 0
-    /// The retry waiting, for state dumps (null when none).
-    private(set) var retryState: JSONValue = .null
-    private var finishedAt: Double?
+    /// What loading decided — the screen shown, a kiosk's retry — and its timers (see
+    /// OpenSession+Loading).
+    var loading: LoadingMachine
+    var loadingTimers: TimerBank<LoadingTimer>!
     /// Called whenever what the window shows changes (for `--check` and state dumps).
     var onScreenChanged: (() -> Void)?
     /// Called with a notice for the person: a failed sign-in, files that were not uploaded.
@@ -60,7 +56,7 @@ final class OpenSession {
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
          networkSession: NetworkSessionPointer, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil) {
         self.kiosk = kiosk
-        retriesUnattended = kiosk != nil
+        loading = LoadingMachine(serverName: record.name)
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(.own(session: networkSession, automation: AutomationHost.current != nil), context: .main, profile: device,
@@ -71,10 +67,11 @@ final class OpenSession {
         webkit_settings_set_user_agent(settings, device.userAgent)
         view = StudioView(page: page)
         page.onStateChanged = { [weak self] in
-            self?.checkReveal()
+            self?.reportPageState()
             self?.presentations?.mainChanged()
         }
         connectSignals()
+        connectLoading()
         connectAuth()
         connectUploads()
         connectAlerts(page)
@@ -145,6 +142,7 @@ final class OpenSession {
                                              Unmanaged.passUnretained(self).toOpaque())
         onScreenChanged = nil
         onNotice = nil
+        loadingEvent(.closed)
         auth.close()
         fileChooser?.close()
         alertDialog?.withdraw()
@@ -155,129 +153,12 @@ final class OpenSession {
         page.close()
     }
 
-    /// Checks the server's identity, then loads Studio; every failure gets a screen with Retry.
-    func verifyAndLoad() {
-        retryGeneration += 1  // a retry waiting is overtaken
-        view.showLoading("Connecting to \(record.name)…")
-        finishedAt = nil
-        onScreenChanged?()
-        // Asynchronous: the loading mark keeps turning while a slow server answers (≤ 10 s).
-        IdentityClient.fetch(record.address) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .failure(let failure):
-                switch failure.kind {
-                case .insecure:
-                    self.showFailure(title: "The connection to \(self.record.name) isn't secure", detail: failure.message,
-                                        icon: "channel-insecure-symbolic")
-                case .unreachable:
-                    self.showFailure(title: "Can't reach \(self.record.name)",
-                                        detail: failure.message + "\nCheck that the server is running and this computer is on its network.")
-                case .refused:
-                    self.showFailure(title: "\(self.record.name) did not say who it is", detail: failure.message,
-                                        icon: "dialog-warning-symbolic")
-                }
-            case .success(let identity):
-                if let explanation = self.record.verify(identity).explanation {
-                    self.showFailure(title: "This is not the server you saved", detail: explanation,
-                                          icon: "dialog-warning-symbolic")
-                } else {
-                    self.view.showLoading("Loading \(self.record.name)…")
-                    self.page.load(self.record.address.origin.description + "/")
-                }
-            }
-            self.onScreenChanged?()
-        }
-    }
-
-    /// Loads Studio's start page (after sign-in or sign-out).
-    func loadStudio() {
-        finishedAt = nil
-        view.showLoading("Loading \(record.name)…")
-        page.load(record.address.origin.description + "/")
-        onScreenChanged?()
-    }
-
-    /// A failure screen with Retry; in a kiosk (`retriesUnattended`) nobody would press it, so the
-    /// loading mark stays, saying what happened, and Studio is tried again after a pause that
-    /// grows with each failure in a row (`KioskBackoff`).
-    func showFailure(title: String, detail: String, icon: String = "network-offline-symbolic") {
-        guard retriesUnattended else {
-            return view.showError(title: title, detail: detail, icon: icon, retry: { [weak self] in self?.verifyAndLoad() })
-        }
-        retryAttempt += 1
-        let delay = KioskBackoff.delay(attempt: retryAttempt)
-        retryState = ["attempt": .number(Double(retryAttempt)), "inSeconds": .number(delay), "reason": .string(title)]
-        view.showLoading("\(title). Trying again in \(Int(delay)) s…")
-        retryGeneration += 1
-        let generation = retryGeneration
-        MainLoop.after(milliseconds: UInt32(delay * 1000)) { [weak self] in
-            guard let self, self.retryGeneration == generation else { return }
-            self.verifyAndLoad()
-        }
-    }
-
-    private func checkReveal() {
-        guard !view.isRevealed, page.loadFinished else { return }
-        if page.documentStatus >= 400 {
-            // Not Studio but the server's error page: say so instead of showing it as the app.
-            guard view.screen != "error" else { return }
-            let status = page.documentStatus
-            showFailure(title: "\(record.name) answered with an error",
-                           detail: "Loading Studio failed with HTTP \(status)\(status >= 500 ? " (a problem on the server)" : ""). \(page.uri ?? "")",
-                           icon: "dialog-error-symbolic")
-            onScreenChanged?()
-            return
-        }
-        let now = monotonicSeconds()
-        if finishedAt == nil {
-            finishedAt = now
-            MainLoop.after(milliseconds: UInt32(LoadingPolicy.revealDelay * 1000) + 10) { [weak self] in self?.checkReveal() }
-        }
-        if LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: page.session.catalog != nil,
-                                      secondsSinceFinished: now - (finishedAt ?? now)) {
-            view.reveal()
-            retryAttempt = 0
-            retryState = nil
-            onScreenChanged?()
-        }
-    }
-
     private func connectSignals() {
         let me = Unmanaged.passUnretained(self).toOpaque()
         if kiosk != nil {
             // No context menu (and so no way to the inspector or to reloading by hand).
             cgtk_connect_context_menu(page.view, { _, _, _, _ in 1 }, nil, nil)
         }
-        cgtk_connect_load_failed(page.view, { _, _, uri, error, data in
-            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            let cancelled = error.map { $0.pointee.domain == webkit_network_error_quark() && $0.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue } ?? false
-            let ignored = error.map { $0.pointee.domain == webkit_policy_error_quark() } ?? false
-            guard !cancelled && !ignored else { return 0 }
-            let where_ = uri.map { String(cString: $0) } ?? ""
-            MainActor.assumeIsolated {
-                session.showFailure(title: "\(session.record.name) could not be loaded",
-                                         detail: "\(reason)\n\(where_)")
-                session.onScreenChanged?()
-            }
-            return 1
-        }, me, nil)
-        cgtk_connect_process_terminated(page.view, { view, reason, data in
-            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                if session.crashes.recordDeath(at: monotonicSeconds()) {
-                    session.view.showLoading("Studio stopped unexpectedly; reloading…")
-                    session.finishedAt = nil
-                    webkit_web_view_reload(view)
-                } else {
-                    session.showFailure(title: "Studio keeps stopping",
-                                             detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "out of memory" : "crashed")). Retry when the server's Studio is fixed.",
-                                             icon: "dialog-error-symbolic")
-                }
-                session.onScreenChanged?()
-            }
-        }, me, nil)
         cgtk_connect_decide_policy(page.view, { _, decision, type, data in
             let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
             guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return 0 }

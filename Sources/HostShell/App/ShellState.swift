@@ -12,9 +12,8 @@ enum ShellState {
                            "address": .string(session.record.address.normalized),
                            "installationId": .string(session.record.identity.installationId)]
         state["servers"] = .array(app.records.map { .string($0.id) })
-        state["screen"] = .string(session.view.screen)
-        let status = session.view.statusText
-        state["status"] = session.view.isRevealed ? .null : ["title": .string(status.title), "detail": .string(status.detail)]
+        state["screen"] = .string(session.screen.name)
+        state["status"] = session.screen.statusJSON
         state["url"] = session.page.uri.map(JSONValue.string) ?? .null
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
@@ -25,7 +24,7 @@ enum ShellState {
         state["rendering"] = RenderingSetup.choice?.json ?? .null
         if let kiosk = app.kiosk {
             var report = kiosk.stateJSON.objectValue ?? JSONObject()
-            report["retry"] = session.retryState
+            report["retry"] = session.loading.retry?.json ?? .null
             state["kiosk"] = .object(report)
         }
         let menus = session.activePage.session

@@ -140,7 +140,7 @@ enum OpenCommand {
                     g_main_loop_quit(loop)
                 }
                 app.onScreenChanged = {
-                    switch app.session.view.screen {
+                    switch app.session.screen.name {
                     case "page": report(true)
                     case "error": report(false)
                     default: break

@@ -1,16 +1,9 @@
 import BridgeRuntime
 import CGtk
 
-/// Why a server's identity could not be had, sorted the way the window words its screens.
+/// Why a server's identity could not be had, and what the check said.
 struct IdentityFailure: Error {
-    enum Kind {
-        /// No answer: down, wrong address, no network, timed out.
-        case unreachable
-        /// The TLS handshake failed: certificate untrusted, expired or for another name.
-        case insecure
-        /// An answer that is not an identity: HTTP error, redirect, malformed or too large.
-        case refused
-    }
+    typealias Kind = IdentityFailureKind
 
     var kind: Kind
     var message: String

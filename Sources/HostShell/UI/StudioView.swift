@@ -25,7 +25,8 @@ final class StudioView {
     private let statusIcon: WidgetPointer
     private let spinner: WidgetPointer
     private let retryButton: WidgetPointer
-    private var retry: (() -> Void)?
+    /// Called when the person presses Retry on a failure screen.
+    var onRetry: (() -> Void)?
     private var pulseGeneration = 0
 
     init(page: StudioPage) {
@@ -78,7 +79,7 @@ final class StudioView {
         gtk_stack_set_visible_child_name(cast(stack), "content")
         widget = gtk_overlay_new()!
         gtk_overlay_set_child(cast(widget), stack)
-        onSignal(raw(retryButton), "clicked") { [weak self] in self?.retry?() }
+        onSignal(raw(retryButton), "clicked") { [weak self] in self?.onRetry?() }
 
         tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
         sidebar.onTap = { [weak page] id in page?.tap(destination: id) }
@@ -88,29 +89,32 @@ final class StudioView {
         installShortcuts()
     }
 
-    /// The loading mark with what is happening ("Verifying …", "Loading …").
-    func showLoading(_ text: String) {
-        gtk_spinner_start(cast(spinner))
-        gtk_widget_set_visible(spinner, 1)
-        gtk_widget_set_visible(statusIcon, 0)
-        gtk_widget_set_visible(retryButton, 0)
-        gtk_label_set_text(cast(statusTitle), text)
-        gtk_label_set_text(cast(statusDetail), "")
-        gtk_stack_set_visible_child_name(cast(stack), "status")
-    }
-
-    /// A failure screen: what went wrong, what to do, and Retry when retrying can help.
-    func showError(title: String, detail: String, icon: String = "network-offline-symbolic", retry: (() -> Void)?) {
-        gtk_spinner_stop(cast(spinner))
-        gtk_widget_set_visible(spinner, 0)
-        gtk_image_set_from_icon_name(cast(statusIcon), icon)
-        gtk_widget_set_visible(statusIcon, 1)
-        gtk_label_set_text(cast(statusTitle), title)
-        gtk_label_set_text(cast(statusDetail), detail)
-        self.retry = retry
-        gtk_widget_set_visible(retryButton, retry == nil ? 0 : 1)
-        gtk_stack_set_visible_child_name(cast(stack), "status")
-        if retry != nil { gtk_widget_grab_focus(retryButton) }
+    /// Shows `screen` (decided by the session's `LoadingMachine`; this only draws it): the loading
+    /// mark with what is happening, a failure screen with Retry, or the page and its chrome.
+    func show(_ screen: Screen) {
+        switch screen {
+        case .page:
+            gtk_spinner_stop(cast(spinner))
+            gtk_stack_set_visible_child_name(cast(stack), "content")
+        case .loading(let text):
+            gtk_spinner_start(cast(spinner))
+            gtk_widget_set_visible(spinner, 1)
+            gtk_widget_set_visible(statusIcon, 0)
+            gtk_widget_set_visible(retryButton, 0)
+            gtk_label_set_text(cast(statusTitle), text)
+            gtk_label_set_text(cast(statusDetail), "")
+            gtk_stack_set_visible_child_name(cast(stack), "status")
+        case .error(let error):
+            gtk_spinner_stop(cast(spinner))
+            gtk_widget_set_visible(spinner, 0)
+            gtk_image_set_from_icon_name(cast(statusIcon), error.icon)
+            gtk_widget_set_visible(statusIcon, 1)
+            gtk_label_set_text(cast(statusTitle), error.title)
+            gtk_label_set_text(cast(statusDetail), error.detail)
+            gtk_widget_set_visible(retryButton, 1)
+            gtk_stack_set_visible_child_name(cast(stack), "status")
+            gtk_widget_grab_focus(retryButton)
+        }
     }
 
     /// Makes a haptic feedback visible: a short ring around the content, distinct per kind
@@ -125,26 +129,6 @@ final class StudioView {
             guard let self, self.pulseGeneration == generation else { return }
             gtk_widget_remove_css_class(self.widget, style)
         }
-    }
-
-    /// Shows the page and its native chrome.
-    func reveal() {
-        gtk_spinner_stop(cast(spinner))
-        gtk_stack_set_visible_child_name(cast(stack), "content")
-    }
-
-    var isRevealed: Bool {
-        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) } == "content"
-    }
-
-    /// What the window shows, for state dumps.
-    var screen: String {
-        if isRevealed { return "page" }
-        return gtk_widget_get_visible(retryButton) != 0 || gtk_widget_get_visible(statusIcon) != 0 ? "error" : "loading"
-    }
-
-    var statusText: (title: String, detail: String) {
-        (String(cString: gtk_label_get_text(cast(statusTitle))), String(cString: gtk_label_get_text(cast(statusDetail))))
     }
 
     private func show(_ chrome: NativeChrome) {
