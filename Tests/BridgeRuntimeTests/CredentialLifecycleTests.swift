@@ -108,6 +108,26 @@ struct CredentialLifecycleTests {
         #expect(!answered.contains { if case .answerRefresh = $0 { return true } else { return false } }, "not before the cookie is in")
         #expect(machine.reduce(.studioCookiePut(.refresh(exchange: 1))) == [.answerRefresh(waiter: 1, ok: true), .answerRefresh(waiter: 2, ok: true)])
         #expect(machine.reduce(.studioCookiePut(.refresh(exchange: 1))).isEmpty, "reported twice: once is enough")
+
+        // Answered without a cookie: the credential-only caller got what it asked for, the other did not.
+        var cookieless = Self.signedIn()
+        _ = cookieless.reduce(.refreshRequested(waiter: 1, studioSession: true))
+        _ = cookieless.reduce(.refreshRequested(waiter: 2, studioSession: false))
+        let answers = cookieless.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: false, now: 200))
+        #expect(answers.suffix(2) == [.answerRefresh(waiter: 1, ok: false), .answerRefresh(waiter: 2, ok: true)])
+    }
+
+    @Test("a refused refresh also answers the Studio-session refresh queued behind it, and sends nothing more")
+    func refusalAnswersQueued() {
+        var machine = Self.signedIn()
+        _ = machine.reduce(.refreshRequested(waiter: 1, studioSession: false))
+        _ = machine.reduce(.refreshRequested(waiter: 2, studioSession: true))
+        _ = machine.reduce(.refreshRequested(waiter: 3, studioSession: true))
+        #expect(machine.queued?.waiters.map(\.id) == [2, 3], "both wait for one exchange of their own")
+        let refused = machine.reduce(.refreshAnswered(exchange: 1, .failed(.rejected("invalid_grant")), studioCookie: false, now: 200))
+        #expect(Array(refused.prefix(3)) == [.answerRefresh(waiter: 1, ok: false), .answerRefresh(waiter: 2, ok: false),
+                                             .answerRefresh(waiter: 3, ok: false)])
+        #expect(Self.posts(refused).isEmpty && machine.queued == nil && machine.exchange == nil)
     }
 
     // MARK: /login
@@ -255,7 +275,7 @@ struct CredentialLifecycleTests {
 
     // MARK: defects fixed (each failed on the rules this machine replaced)
 
-    @Test("defect: a refresh that must renew Studio's session is not answered by a credential-only one in flight; it goes next, with the rotated token", .disabled("fails on the old rules this first version models; enabled with the fix"))
+    @Test("defect: a refresh that must renew Studio's session is not answered by a credential-only one in flight; it goes next, with the rotated token")
     func studioRefreshNotAnsweredByCredentialOnly() {
         var machine = Self.signedIn()
         #expect(machine.reduce(.refreshRequested(waiter: 1, studioSession: false)) == [.postRefresh(exchange: 1, Self.first, studioSession: false)])
@@ -271,7 +291,7 @@ struct CredentialLifecycleTests {
         #expect(machine.reduce(.studioCookiePut(.refresh(exchange: 2))) == [.answerRefresh(waiter: 2, ok: true)])
     }
 
-    @Test("defect: Studio landing on /login during a scheduled refresh gets its own renewal, and reloads only with a cookie", .disabled("fails on the old rules this first version models; enabled with the fix"))
+    @Test("defect: Studio landing on /login during a scheduled refresh gets its own renewal, and reloads only with a cookie")
     func loginDuringScheduledRefresh() {
         var machine = Self.signedIn()
         _ = machine.reduce(.timerFired(.refreshDue, now: 940))
@@ -283,7 +303,7 @@ struct CredentialLifecycleTests {
         #expect(machine.reduce(.studioCookiePut(.refresh(exchange: 2))) == [.reloadStudio])
     }
 
-    @Test("defect: a renewal that brings a credential but no Studio session opens the sign-in window instead of reloading into /login", .disabled("fails on the old rules this first version models; enabled with the fix"))
+    @Test("defect: a renewal that brings a credential but no Studio session opens the sign-in window instead of reloading into /login")
     func renewalWithoutStudioSession() {
         var machine = Self.signedIn()
         #expect(machine.reduce(.landedOnLogin) == [.postRefresh(exchange: 1, Self.first, studioSession: true)])
@@ -295,7 +315,7 @@ struct CredentialLifecycleTests {
         #expect(machine.problem?.contains("no Studio session") == true)
     }
 
-    @Test("defect: /login → renewal → reload → /login again stops after one attempt: the window opens, no second renewal", .disabled("fails on the old rules this first version models; enabled with the fix"))
+    @Test("defect: /login → renewal → reload → /login again stops after one attempt: the window opens, no second renewal")
     func renewalLoopStops() {
         var machine = Self.signedIn()
         _ = machine.reduce(.landedOnLogin)
@@ -315,7 +335,7 @@ struct CredentialLifecycleTests {
         #expect(Self.posts(later.reduce(.landedOnLogin)) == [.postRefresh(exchange: 2, Self.second, studioSession: true)])
     }
 
-    @Test("defect: a sign-in whose answer set no Studio session says so instead of reloading into /login", .disabled("fails on the old rules this first version models; enabled with the fix"))
+    @Test("defect: a sign-in whose answer set no Studio session says so instead of reloading into /login")
     func signInWithoutStudioSession() {
         var machine = CredentialLifecycle()
         _ = machine.reduce(.signInRequested)

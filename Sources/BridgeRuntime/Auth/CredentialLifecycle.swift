@@ -21,11 +21,18 @@ public struct CredentialLifecycle: Sendable, Equatable {
     public private(set) var timers = TimerSet<CredentialTimer>()
     /// The refresh exchange on the wire (one at a time: the refresh token rotates with each).
     public private(set) var exchange: RefreshExchange?
+    /// A refresh that must renew Studio's session, asked while a credential-only one is on the
+    /// wire: that one cannot answer it, and a second exchange beside it would reuse its token.
+    /// It goes out next, with the rotated credential.
+    public private(set) var queued: RefreshExchange?
     public private(set) var signOut = SignOutPhase.none
     /// What is known about the Studio document shown.
     public private(set) var studio = StudioFacts()
     private var nextExchangeId = 1
     private var signInCookiePending = false
+    /// Studio was reloaded to be signed in and has not shown a signed-in page yet: landing on
+    /// `/login` now means that did not work, and is not tried again by itself.
+    private var reloadedToSignIn: ReloadReason?
     private var closed = false
 
     public init() {}
@@ -61,7 +68,7 @@ public struct CredentialLifecycle: Sendable, Equatable {
         case .studioCookiePut(.signIn):
             guard signInCookiePending else { break }
             signInCookiePending = false
-            effects.append(.reloadStudio)
+            reload(.signIn, &effects)
         case .studioCookiePut(.refresh(let id)):
             guard let current = exchange, current.id == id, current.cookiePending else { break }
             settle(current, credentialFresh: true, studioRenewed: true, &effects)
@@ -69,6 +76,7 @@ public struct CredentialLifecycle: Sendable, Equatable {
             landedOnLogin(&effects)
         case .studioPage(let facts):
             studio = facts
+            if facts.ready && !facts.onLoginPage { reloadedToSignIn = nil }  // Studio is signed in
         case .signOutRequested:
             guard signOut == .none else { break }
             beginSignOut(revoking: credential, askStudio: true, &effects)
@@ -95,6 +103,8 @@ public struct CredentialLifecycle: Sendable, Equatable {
             effects += timers.cancelAll().map(CredentialEffect.timer)
             if let current = exchange { answerAll(current, ok: false, &effects) }
             exchange?.waiters = []
+            if let waiting = queued { answerAll(waiting, ok: false, &effects) }
+            queued = nil
         }
         return effects
     }
@@ -129,19 +139,42 @@ public struct CredentialLifecycle: Sendable, Equatable {
             if renewsLogin { openSignIn(&effects) }
             return
         }
+        let joining = waiter.map { [RefreshExchange.Waiter(id: $0, studioSession: studioSession)] } ?? []
         if var current = exchange {
-            // One at a time: a caller during a refresh shares it.
-            if let waiter { current.waiters.append(.init(id: waiter, studioSession: studioSession)) }
-            current.renewsLogin = current.renewsLogin || renewsLogin
-            exchange = current
+            if current.studioSession || !studioSession {
+                // One at a time: a caller the refresh on the wire answers shares it.
+                current.waiters += joining
+                current.renewsLogin = current.renewsLogin || renewsLogin
+                exchange = current
+            } else {
+                // It renews no Studio session: this one goes next, on its own.
+                var next = queued ?? RefreshExchange(id: 0, studioSession: true, waiters: [], renewsLogin: false)
+                next.waiters += joining
+                next.renewsLogin = next.renewsLogin || renewsLogin
+                queued = next
+            }
             return
         }
-        let started = RefreshExchange(id: nextExchangeId, studioSession: studioSession,
-                                      waiters: waiter.map { [.init(id: $0, studioSession: studioSession)] } ?? [],
-                                      renewsLogin: renewsLogin)
+        start(studioSession: studioSession, waiters: joining, renewsLogin: renewsLogin, with: credential, &effects)
+    }
+
+    private mutating func start(studioSession: Bool, waiters: [RefreshExchange.Waiter], renewsLogin: Bool,
+                                with credential: Credential, _ effects: inout [CredentialEffect]) {
+        exchange = RefreshExchange(id: nextExchangeId, studioSession: studioSession, waiters: waiters, renewsLogin: renewsLogin)
+        effects.append(.postRefresh(exchange: nextExchangeId, credential, studioSession: studioSession))
         nextExchangeId += 1
-        exchange = started
-        effects.append(.postRefresh(exchange: started.id, credential, studioSession: studioSession))
+    }
+
+    /// The exchange on the wire ended: the queued one goes out now, with the credential there is.
+    private mutating func startQueued(_ effects: inout [CredentialEffect]) {
+        guard exchange == nil, let next = queued else { return }
+        queued = nil
+        guard let credential else {
+            answerAll(next, ok: false, &effects)
+            if next.renewsLogin { openSignIn(&effects) }
+            return
+        }
+        start(studioSession: true, waiters: next.waiters, renewsLogin: next.renewsLogin, with: credential, &effects)
     }
 
     private mutating func answered(_ id: Int, _ result: SessionExchangeResult, studioCookie: Bool, now: Double,
@@ -162,37 +195,64 @@ public struct CredentialLifecycle: Sendable, Equatable {
                 exchange?.cookiePending = true
                 effects.append(.putStudioCookie(.refresh(exchange: id)))
             } else {
-                settle(current, credentialFresh: true, studioRenewed: true, &effects)
+                settle(current, credentialFresh: true, studioRenewed: false, &effects)
             }
         case .failed(.rejected(let why)):
             // The server ended the grant (a reused refresh token, a revoked sign-in): sign out.
-            answerAll(current, ok: false, &effects)
-            exchange = nil
+            abandonRefreshes(&effects)
             credential = nil
             studioSessionOnly = false
             let text = "The server ended this sign-in (\(why)); sign in again."
             problem = text
             effects.append(.problem(text))
             beginSignOut(revoking: nil, askStudio: true, &effects)
-        case .failed, .studioSessionOnly:
+        case .failed(let why):
             // Try again later; the credential stays until the server refuses it.
             effects.append(.timer(timers.start(.retryRefresh, after: Self.retryDelay)))
-            settle(current, credentialFresh: false, studioRenewed: false, &effects)
+            settle(current, credentialFresh: false, studioRenewed: false, failure: why.description, &effects)
+        case .studioSessionOnly:
+            effects.append(.timer(timers.start(.retryRefresh, after: Self.retryDelay)))
+            settle(current, credentialFresh: false, studioRenewed: false, failure: "the answer had no credential", &effects)
         }
     }
 
-    /// The exchange is over: its callers get their answers, a `/login` landing its outcome.
-    private mutating func settle(_ done: RefreshExchange, credentialFresh: Bool, studioRenewed: Bool,
+    /// The exchange is over: each caller hears whether it got what it asked for (a fresh
+    /// credential; with `studioSession`, Studio's session renewed too), a `/login` landing its
+    /// outcome; then a queued refresh goes out.
+    private mutating func settle(_ done: RefreshExchange, credentialFresh: Bool, studioRenewed: Bool, failure: String? = nil,
                                  _ effects: inout [CredentialEffect]) {
         exchange = nil
-        for waiter in done.waiters { effects.append(.answerRefresh(waiter: waiter.id, ok: credentialFresh)) }
-        if done.renewsLogin {
-            if credentialFresh { effects.append(.reloadStudio) } else { openSignIn(&effects) }
+        for waiter in done.waiters {
+            effects.append(.answerRefresh(waiter: waiter.id, ok: waiter.studioSession ? studioRenewed : credentialFresh))
         }
+        if done.renewsLogin {
+            if studioRenewed {
+                reload(.renewal, &effects)
+            } else if credentialFresh {
+                // Reloading would land on /login again, and again: sign in instead.
+                fallBackToSignIn("The server renewed the app's credential but gave no Studio session; sign in again.", &effects)
+            } else {
+                fallBackToSignIn("Studio's session could not be renewed: \(failure ?? "no answer")", &effects)
+            }
+        }
+        startQueued(&effects)
     }
 
     private func answerAll(_ done: RefreshExchange, ok: Bool, _ effects: inout [CredentialEffect]) {
         for waiter in done.waiters { effects.append(.answerRefresh(waiter: waiter.id, ok: ok)) }
+    }
+
+    /// The refreshes asked so far are not wanted any more (sign-out, a new sign-in, the grant
+    /// ended): their callers hear no now, and a late answer is stale.
+    private mutating func abandonRefreshes(_ effects: inout [CredentialEffect]) {
+        for abandoned in [exchange, queued].compactMap({ $0 }) { answerAll(abandoned, ok: false, &effects) }
+        exchange = nil
+        queued = nil
+    }
+
+    private mutating func reload(_ reason: ReloadReason, _ effects: inout [CredentialEffect]) {
+        reloadedToSignIn = reason
+        effects.append(.reloadStudio)
     }
 
     // MARK: sign-in
@@ -204,9 +264,27 @@ public struct CredentialLifecycle: Sendable, Equatable {
         effects += [.openSignInWindow, .changed]
     }
 
+    /// Studio's session was not renewed: the sign-in window, saying why.
+    private mutating func fallBackToSignIn(_ why: String, _ effects: inout [CredentialEffect]) {
+        openSignIn(&effects)
+        problem = why
+        effects.append(.problem(why))
+    }
+
     private mutating func landedOnLogin(_ effects: inout [CredentialEffect]) {
         guard !signingIn, signOut == .none else { return }  // a window is open, or the sign-out reloads
-        if credential != nil {
+        if let reason = reloadedToSignIn {
+            // Studio was reloaded to be signed in and is at /login again: once is enough.
+            reloadedToSignIn = nil
+            switch reason {
+            case .renewal:
+                fallBackToSignIn("Studio did not accept the renewed session; sign in again.", &effects)
+            case .signIn:
+                let text = "The app signed in, but Studio still asks to sign in: the server's session did not take."
+                problem = text
+                effects += [.problem(text), .changed]
+            }
+        } else if credential != nil {
             // The grant is valid: renew Studio's session with it, no window needed.
             request(studioSession: true, waiter: nil, renewsLogin: true, &effects)
         } else {
@@ -224,10 +302,7 @@ public struct CredentialLifecycle: Sendable, Equatable {
             effects += [.problem(why.description), .changed]
             return
         case .credential(let fresh):
-            if let overtaken = exchange {
-                answerAll(overtaken, ok: false, &effects)
-                exchange = nil
-            }
+            abandonRefreshes(&effects)  // they carry the grant this sign-in replaces
             credential = fresh
             studioSessionOnly = false
             effects.append(.storeCredential(fresh))
@@ -242,7 +317,10 @@ public struct CredentialLifecycle: Sendable, Equatable {
             signInCookiePending = true
             effects.append(.putStudioCookie(.signIn))
         } else {
-            effects.append(.reloadStudio)
+            // Without a Studio session a reload only lands on /login again.
+            let text = "The server signed the app in but gave no Studio session, so Studio stays signed out."
+            problem = text
+            effects.append(.problem(text))
         }
     }
 
@@ -251,10 +329,7 @@ public struct CredentialLifecycle: Sendable, Equatable {
     /// Delete the credential, revoke it (best effort), ask Studio to sign out and wait for it,
     /// delete the server's cookies, reload.
     private mutating func beginSignOut(revoking: Credential?, askStudio: Bool, _ effects: inout [CredentialEffect]) {
-        if let overtaken = exchange {
-            answerAll(overtaken, ok: false, &effects)
-            exchange = nil
-        }
+        abandonRefreshes(&effects)
         for name in [CredentialTimer.refreshDue, .retryRefresh] {
             if let cancel = timers.cancel(name) { effects.append(.timer(cancel)) }
         }
@@ -263,6 +338,7 @@ public struct CredentialLifecycle: Sendable, Equatable {
         credential = nil
         studioSessionOnly = false
         signInCookiePending = false
+        reloadedToSignIn = nil
         effects += [.dropDeepLink, .changed]
         if askStudio && studio.listensForSignOut {
             signOut = .waitingForStudio
@@ -276,6 +352,14 @@ public struct CredentialLifecycle: Sendable, Equatable {
         signOut = .deletingCookies
         effects.append(.deleteCookies)
     }
+}
+
+/// Why Studio was reloaded after a sign-in step.
+enum ReloadReason: Sendable, Equatable {
+    /// Its session was renewed with the credential (`/login` landing).
+    case renewal
+    /// The sign-in window signed the app in.
+    case signIn
 }
 
 /// The life cycle's timers, one of each at most.
