@@ -6,14 +6,13 @@ struct CredentialLifecycleTests {
     static let first = Credential(accessToken: "tca_1", refreshToken: "tcr_1", expiresAt: 1000)
     static let second = Credential(accessToken: "tca_2", refreshToken: "tcr_2", expiresAt: 2000)
     static let third = Credential(accessToken: "tca_3", refreshToken: "tcr_3", expiresAt: 3000)
-    /// A Studio document that negotiated and speaks the auth lifecycle.
-    static let listening = StudioFacts(ready: true, onLoginPage: false, speaksAuthLifecycle: true)
-
-    /// Signed in with `first` at t = 100, Studio shown and listening.
-    static func signedIn(studio: StudioFacts = listening) -> CredentialLifecycle {
+    /// Signed in with `first` at t = 100, Studio's start page shown, by default ready and
+    /// speaking the auth lifecycle.
+    static func signedIn(ready: Bool = true, speaksAuthLifecycle: Bool = true) -> CredentialLifecycle {
         var machine = CredentialLifecycle()
         _ = machine.reduce(.loaded(first, now: 100))
-        _ = machine.reduce(.studioPage(studio))
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        if ready { _ = machine.reduce(.studioReady(speaksAuthLifecycle: speaksAuthLifecycle)) }
         return machine
     }
 
@@ -79,7 +78,7 @@ struct CredentialLifecycleTests {
         #expect(machine.reduce(.studioSignedOut) == [.timer(.cancel(.signOutWait)), .deleteCookies])
         #expect(machine.reduce(.cookiesDeleted) == [.reloadStudio])
         // The reload lands on /login: nothing to renew with, so the sign-in window opens.
-        #expect(machine.reduce(.landedOnLogin) == [.openSignInWindow, .changed])
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)) == [.openSignInWindow, .changed])
     }
 
     // MARK: one exchange at a time
@@ -134,9 +133,9 @@ struct CredentialLifecycleTests {
 
     @Test("Studio on /login with a valid grant: the session is renewed with the credential, the cookie put, then Studio reloads")
     func loginRenewal() {
-        var machine = Self.signedIn(studio: StudioFacts(ready: true, onLoginPage: true, speaksAuthLifecycle: true))
-        #expect(machine.reduce(.landedOnLogin) == [.postRefresh(exchange: 1, Self.first, studioSession: true)])
-        #expect(machine.reduce(.landedOnLogin).isEmpty, "landing again while it runs asks nothing more")
+        var machine = Self.signedIn()
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)) == [.postRefresh(exchange: 1, Self.first, studioSession: true)])
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)).isEmpty, "landing again while it runs asks nothing more")
         let answered = machine.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: true, now: 200))
         #expect(answered == [.storeCredential(Self.second), .timer(.start(.refreshDue, after: 1740)), .changed,
                              .putStudioCookie(.refresh(exchange: 1))])
@@ -147,16 +146,16 @@ struct CredentialLifecycleTests {
     func loginWithoutCredential() {
         var machine = CredentialLifecycle()
         _ = machine.reduce(.loaded(nil, now: 100))
-        #expect(machine.reduce(.landedOnLogin) == [.openSignInWindow, .changed])
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)) == [.openSignInWindow, .changed])
         #expect(machine.signingIn)
-        #expect(machine.reduce(.landedOnLogin).isEmpty)
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)).isEmpty)
         #expect(machine.reduce(.signInRequested).isEmpty, "one window at a time")
     }
 
     @Test("a renewal that fails without a refusal opens the sign-in window and retries the credential later")
     func loginRenewalUnavailable() {
         var machine = Self.signedIn()
-        _ = machine.reduce(.landedOnLogin)
+        _ = machine.reduce(.documentCommitted(onLoginPage: true))
         let failed = machine.reduce(.refreshAnswered(exchange: 1, .failed(.unavailable("HTTP 502")), studioCookie: false, now: 200))
         #expect(failed.contains(.timer(.start(.retryRefresh, after: 30))))
         #expect(failed.contains(.openSignInWindow))
@@ -204,7 +203,7 @@ struct CredentialLifecycleTests {
                           .askStudioToSignOut, .timer(.start(.signOutWait, after: 5))])
         #expect(machine.credential == nil && !machine.signedIn)
         #expect(machine.reduce(.signOutRequested).isEmpty, "one sign-out at a time")
-        #expect(machine.reduce(.landedOnLogin).isEmpty, "Studio going to /login meanwhile opens nothing")
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)).isEmpty, "Studio going to /login meanwhile opens nothing")
         #expect(machine.reduce(.studioSignedOut) == [.timer(.cancel(.signOutWait)), .deleteCookies])
         #expect(machine.reduce(.timerFired(.signOutWait, now: 300)).isEmpty, "the wait was cancelled: a late fire is stale")
         #expect(machine.reduce(.studioSignedOut).isEmpty, "cookies are going already")
@@ -221,13 +220,20 @@ struct CredentialLifecycleTests {
         #expect(machine.reduce(.studioSignedOut).isEmpty, "Studio answering late changes nothing")
         #expect(machine.reduce(.cookiesDeleted) == [.reloadStudio])
 
-        for silent in [StudioFacts(ready: false, onLoginPage: false, speaksAuthLifecycle: true),
-                       StudioFacts(ready: true, onLoginPage: false, speaksAuthLifecycle: false)] {
-            var machine = Self.signedIn(studio: silent)
+        for var machine in [Self.signedIn(ready: false), Self.signedIn(speaksAuthLifecycle: false)] {
             let effects = machine.reduce(.signOutRequested)
             #expect(effects.last == .deleteCookies)
             #expect(!effects.contains(.askStudioToSignOut) && !machine.timers.isRunning(.signOutWait))
         }
+    }
+
+    @Test("a new document is not ready until it says so: a sign-out meanwhile does not wait for it")
+    func newDocumentNotReady() {
+        var machine = Self.signedIn()
+        #expect(machine.studio.listensForSignOut)
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        #expect(!machine.studio.listensForSignOut)
+        #expect(machine.reduce(.signOutRequested).last == .deleteCookies)
     }
 
     @Test("Studio's own sign-out signs the app out too, without asking Studio again")
@@ -270,7 +276,7 @@ struct CredentialLifecycleTests {
         #expect(closed == [.timer(.cancel(.refreshDue)), .answerRefresh(waiter: 1, ok: false)])
         #expect(machine.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: true, now: 200))
             == [.storeCredential(Self.second)])
-        #expect(machine.reduce(.landedOnLogin).isEmpty && machine.reduce(.signOutRequested).isEmpty)
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)).isEmpty && machine.reduce(.signOutRequested).isEmpty)
     }
 
     // MARK: defects fixed (each failed on the rules this machine replaced)
@@ -295,7 +301,7 @@ struct CredentialLifecycleTests {
     func loginDuringScheduledRefresh() {
         var machine = Self.signedIn()
         _ = machine.reduce(.timerFired(.refreshDue, now: 940))
-        #expect(machine.reduce(.landedOnLogin).isEmpty)
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)).isEmpty)
         let scheduled = machine.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: false, now: 941))
         #expect(!scheduled.contains(.reloadStudio), "no Studio session came: a reload would land on /login again")
         #expect(Self.posts(scheduled) == [.postRefresh(exchange: 2, Self.second, studioSession: true)])
@@ -306,7 +312,7 @@ struct CredentialLifecycleTests {
     @Test("defect: a renewal that brings a credential but no Studio session opens the sign-in window instead of reloading into /login")
     func renewalWithoutStudioSession() {
         var machine = Self.signedIn()
-        #expect(machine.reduce(.landedOnLogin) == [.postRefresh(exchange: 1, Self.first, studioSession: true)])
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)) == [.postRefresh(exchange: 1, Self.first, studioSession: true)])
         let answered = machine.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: false, now: 200))
         #expect(answered.contains(.storeCredential(Self.second)), "the rotated credential is kept all the same")
         #expect(!answered.contains(.reloadStudio))
@@ -318,21 +324,24 @@ struct CredentialLifecycleTests {
     @Test("defect: /login → renewal → reload → /login again stops after one attempt: the window opens, no second renewal")
     func renewalLoopStops() {
         var machine = Self.signedIn()
-        _ = machine.reduce(.landedOnLogin)
+        _ = machine.reduce(.documentCommitted(onLoginPage: true))
         _ = machine.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: true, now: 200))
         #expect(machine.reduce(.studioCookiePut(.refresh(exchange: 1))) == [.reloadStudio])
-        // The reload's document commits, and Studio sends itself to /login again (the cookie did not take).
-        _ = machine.reduce(.studioPage(StudioFacts(ready: false, onLoginPage: false, speaksAuthLifecycle: false)))
-        let again = machine.reduce(.landedOnLogin)
+        // The reload's document commits, and Studio sends itself to /login again (the cookie did
+        // not take), where it is ready too: that is no signed-in page.
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        let again = machine.reduce(.documentCommitted(onLoginPage: true))
+        _ = machine.reduce(.studioReady(speaksAuthLifecycle: true))
         #expect(Self.posts(again).isEmpty, "no second renewal")
         #expect(again.contains(.openSignInWindow))
         // Once Studio has shown a signed-in page, a later /login (a session that expired) is renewed again.
         var later = Self.signedIn()
-        _ = later.reduce(.landedOnLogin)
+        _ = later.reduce(.documentCommitted(onLoginPage: true))
         _ = later.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: true, now: 200))
         _ = later.reduce(.studioCookiePut(.refresh(exchange: 1)))
-        _ = later.reduce(.studioPage(Self.listening))
-        #expect(Self.posts(later.reduce(.landedOnLogin)) == [.postRefresh(exchange: 2, Self.second, studioSession: true)])
+        _ = later.reduce(.documentCommitted(onLoginPage: false))
+        _ = later.reduce(.studioReady(speaksAuthLifecycle: true))
+        #expect(Self.posts(later.reduce(.documentCommitted(onLoginPage: true))) == [.postRefresh(exchange: 2, Self.second, studioSession: true)])
     }
 
     @Test("defect: a sign-in whose answer set no Studio session says so instead of reloading into /login")

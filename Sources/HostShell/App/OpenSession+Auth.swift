@@ -2,9 +2,9 @@ import BridgeRuntime
 import CGtk
 
 /// The session's sign-in glue: what Studio's page does that the credential's life cycle must
-/// know (landing on `/login`, `auth/signed-out`, whether it is ready and speaks the auth
-/// lifecycle), and the life cycle's effects on the page (reload, `auth/sign-out-request`, drop a
-/// waiting deep link, notices). The rules themselves are `CredentialLifecycle`'s.
+/// know (a document committed, on `/login` or not; `frontend/ready`; `auth/signed-out`), and the
+/// life cycle's effects on the page (reload, `auth/sign-out-request`, drop a waiting deep link,
+/// notices). The rules themselves are `CredentialLifecycle`'s.
 extension OpenSession {
     func connectAuth() {
         auth.parentWindow = { [weak self] in self.flatMap { windowOf($0.view.widget) } }
@@ -16,7 +16,7 @@ extension OpenSession {
         let others = page.onStateChanged
         page.onStateChanged = { [weak self] in
             others?()
-            self?.reportStudioPage()
+            self?.reportReady()
         }
     }
 
@@ -40,17 +40,14 @@ extension OpenSession {
     }
 
     private func documentCommitted(_ uri: String) {
-        reportStudioPage()
-        guard SignInRequest.isLoginPage(uri, origin: record.address.origin) else { return }
-        presentations?.discard()  // a prewarmed sheet page would carry the old sign-in
-        auth.send(.landedOnLogin)
+        let onLoginPage = SignInRequest.isLoginPage(uri, origin: record.address.origin)
+        if onLoginPage { presentations?.discard() }  // a prewarmed sheet page would carry the old sign-in
+        auth.send(.documentCommitted(onLoginPage: onLoginPage))
     }
 
-    /// Tells the life cycle what Studio's document is now, when that changed.
-    private func reportStudioPage() {
-        let facts = StudioFacts(ready: page.session.frontendReady,
-                                onLoginPage: SignInRequest.isLoginPage(page.uri ?? "", origin: record.address.origin),
-                                speaksAuthLifecycle: page.session.studioCapabilities.contains(.authLifecycle))
-        if facts != auth.lifecycle.studio { auth.send(.studioPage(facts)) }
+    /// Tells the life cycle once when the committed document sent `frontend/ready`.
+    private func reportReady() {
+        guard page.session.frontendReady, !auth.lifecycle.studio.ready else { return }
+        auth.send(.studioReady(speaksAuthLifecycle: page.session.studioCapabilities.contains(.authLifecycle)))
     }
 }
