@@ -203,6 +203,32 @@ struct SignInFlowTests {
         #expect(exchanges.last?["studio_session"] as? Bool == true)
     }
 
+    @Test("a renewal that brings no working Studio session is tried once: the sign-in window opens instead of reloading into /login again",
+          arguments: ["none", "bogus"])
+    func renewalWithoutStudioSession(_ give: String) throws {
+        let setup = try Setup(serverOptions: ["--auto-approve"])
+        defer { setup.finish() }
+        _ = try setup.app.state("screen=page", "auth.credential=true", "url=\"\(setup.server.url)/\"")
+        try setup.setDecision("ask")  // the window the app falls back to stays open
+        // The server's refresh now gives a credential but no session ("none"), or a cookie that signs nothing in ("bogus").
+        #expect(try HTTP.request("POST", setup.server.url + "/__test/refresh-session?give=\(give)").status == 204)
+        #expect(try HTTP.request("POST", setup.server.url + "/__test/end-sessions").status == 204)
+        #expect(try setup.app.ctl("reload").status == 0)
+        // Renewing again and again would keep the window shut and Studio reloading: it opens.
+        let state = try setup.app.state("auth.signingIn=true", "auth.credential=true", "url=\"\(setup.server.url)/login\"")
+        let problem = try #require((state["auth"] as? [String: Any])?["problem"] as? String)
+        #expect(problem.contains(give == "none" ? "no Studio session" : "did not accept the renewed session"), "\(problem)")
+        let exchanges = try #require(try setup.log()["exchanges"] as? [[String: Any]])
+        let renewals = exchanges.filter { $0["grant_type"] as? String == "refresh_token" }
+        #expect(renewals.count == 1, "one renewal, not a loop: \(renewals)")
+        #expect(renewals.first?["studio_session"] as? Bool == true)
+        // Signing in through the window brings Studio back.
+        #expect(try setup.app.ctl("sign-in-cancel").status == 0)
+        try setup.setDecision("approve")
+        #expect(try setup.app.ctl("sign-in").status == 0)
+        _ = try setup.app.state("screen=page", "auth.credential=true", "auth.problem=null", "url=\"\(setup.server.url)/\"")
+    }
+
     @Test("sign-out from the app asks Studio first; Studio's own sign-out signs the app out; a failed sign-in is a notice",
           arguments: Self.stores)
     func signOutWithStudio(_ store: String) throws {

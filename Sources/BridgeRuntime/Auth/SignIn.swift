@@ -6,6 +6,9 @@ public struct SignInRequest: Sendable, Equatable {
     public static let clientId = "tilecast-ios"
     public static let redirectURI = "tilecast-ios://oauth/callback"
     public static let scope = "read write admin"
+    /// Random bytes behind `state` and `verifier` (CONTRACT.md §4).
+    public static let stateByteCount = 24
+    public static let verifierByteCount = 32
 
     /// 24 random bytes, base64url: the value the callback must carry back exactly once.
     public let state: String
@@ -15,7 +18,8 @@ public struct SignInRequest: Sendable, Equatable {
     public let challenge: String
 
     public init(stateBytes: [UInt8], verifierBytes: [UInt8]) {
-        precondition(stateBytes.count == 24 && verifierBytes.count == 32, "PKCE wants 24 state bytes and 32 verifier bytes")
+        precondition(stateBytes.count == Self.stateByteCount && verifierBytes.count == Self.verifierByteCount,
+                     "PKCE wants \(Self.stateByteCount) state bytes and \(Self.verifierByteCount) verifier bytes")
         state = Base64URL.encode(stateBytes)
         verifier = Base64URL.encode(verifierBytes)
         challenge = Base64URL.encode(SHA256.digest(Array(verifier.utf8)))

@@ -1,76 +1,53 @@
 import BridgeRuntime
 import CGtk
 
-/// The session's sign-in glue: Studio landing on `/login` opens the authentication window (or,
-/// while the grant is valid, renews Studio's cookie without it); sign-out follows the contract's
-/// order — delete the credential and revoke it, ask Studio to sign out and wait up to 5 s for
-/// `auth/signed-out`, delete this server's cookies, reload.
+/// The session's sign-in glue: what Studio's page does that the credential's life cycle must
+/// know (a document committed, on `/login` or not; `frontend/ready`; `auth/signed-out`), and the
+/// life cycle's effects on the page (reload, `auth/sign-out-request`, drop a waiting deep link,
+/// notices). The rules themselves are `CredentialLifecycle`'s.
 extension OpenSession {
-    static let signOutWait: UInt32 = 5000
-
     func connectAuth() {
-        auth.onSignedIn = { [weak self] in self?.loadStudio() }
-        auth.onChanged = { [weak self] in
-            guard let self else { return }
-            self.page.setCredentialAvailable(self.auth.credential != nil)
-            self.onScreenChanged?()
-        }
-        auth.onGrantEnded = { [weak self] reason in
-            printError("hostshell: \(self?.record.name ?? "server"): \(reason); signing out")
-            self?.signOut()
-        }
-        auth.onProblem = { [weak self] text in self?.onNotice?(text) }
+        auth.parentWindow = { [weak self] in self.flatMap { windowOf($0.view.widget) } }
+        auth.onStudioEffect = { [weak self] effect in self?.performAuth(effect) }
         page.setCredentialAvailable(auth.credential != nil)
         page.onDocumentCommitted = { [weak self] uri in self?.documentCommitted(uri) }
-        page.onStudioSignedOut = { [weak self] in
-            guard let self else { return }
-            if let pending = self.pendingSignOut {
-                self.pendingSignOut = nil
-                pending()
-            } else {
-                // Studio signed out on its own: the app follows, without asking Studio again.
-                self.signOut(askStudio: false)
-            }
+        page.onStudioSignedOut = { [weak self] in self?.auth.send(.studioSignedOut) }
+        // Whatever else watches the page keeps watching (OpenSession's reveal and sheets).
+        let others = page.onStateChanged
+        page.onStateChanged = { [weak self] in
+            others?()
+            self?.reportReady()
         }
     }
 
-    private var window: WidgetPointer? {
-        windowOf(view.widget)
+    /// The authentication window (the app menu's and the control interface's Sign In).
+    func signIn() { auth.send(.signInRequested) }
+
+    /// Signs out in the contract's order (see `CredentialLifecycle`).
+    func signOut() { auth.send(.signOutRequested) }
+
+    private func performAuth(_ effect: CredentialEffect) {
+        switch effect {
+        case .reloadStudio: loadStudio()
+        case .askStudioToSignOut: page.requestSignOut()
+        case .dropDeepLink: page.dropDeepLink()
+        case .problem(let text): onNotice?(text)
+        case .changed:
+            page.setCredentialAvailable(auth.credential != nil)
+            onScreenChanged?()
+        default: break  // ServerAuth carries out the rest
+        }
     }
 
     private func documentCommitted(_ uri: String) {
-        guard SignInRequest.isLoginPage(uri, origin: record.address.origin) else { return }
-        presentations?.discard()  // a prewarmed sheet page would carry the old sign-in
-        if auth.credential != nil {
-            // The grant is valid: renew Studio's session with it, no window needed.
-            auth.refresh(studioSession: true) { [weak self] ok in
-                guard let self else { return }
-                if ok { self.loadStudio() } else { self.auth.signIn(parent: self.window) }
-            }
-        } else {
-            auth.signIn(parent: window)
-        }
+        let onLoginPage = SignInRequest.isLoginPage(uri, origin: record.address.origin)
+        if onLoginPage { presentations?.discard() }  // a prewarmed sheet page would carry the old sign-in
+        auth.send(.documentCommitted(onLoginPage: onLoginPage))
     }
 
-    /// Opens the authentication window (the app menu's and the control interface's Sign In).
-    func signIn() { auth.signIn(parent: window) }
-
-    func signOut(askStudio: Bool = true) {
-        auth.forget()
-        page.dropDeepLink()  // a link waiting for Studio goes with the sign-in
-        let finish: @MainActor () -> Void = { [weak self] in
-            guard let self else { return }
-            self.pendingSignOut = nil
-            self.auth.deleteCookies { [weak self] in self?.loadStudio() }
-        }
-        if askStudio && page.session.frontendReady && page.session.studioCapabilities.contains(.authLifecycle) {
-            var done = false
-            let once: @MainActor () -> Void = { if !done { done = true; finish() } }
-            pendingSignOut = once
-            page.requestSignOut()
-            MainLoop.after(milliseconds: Self.signOutWait) { once() }
-        } else {
-            finish()
-        }
+    /// Tells the life cycle once when the committed document sent `frontend/ready`.
+    private func reportReady() {
+        guard page.session.frontendReady, !auth.lifecycle.studio.ready else { return }
+        auth.send(.studioReady(speaksAuthLifecycle: page.session.studioCapabilities.contains(.authLifecycle)))
     }
 }

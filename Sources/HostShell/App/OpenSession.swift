@@ -13,8 +13,6 @@ final class OpenSession {
     let view: StudioView
     /// The app's sign-in with this server (see OpenSession+Auth).
     let auth: ServerAuth
-    /// Set while a sign-out waits for Studio's `auth/signed-out`.
-    var pendingSignOut: (@MainActor () -> Void)?
     /// The media intake in progress (see OpenSession+Uploads).
     var uploader: Uploader?
     var fileChooser: FileChooser?

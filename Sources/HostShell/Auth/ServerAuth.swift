@@ -1,210 +1,178 @@
 import BridgeRuntime
 import CGtk
 
-/// One server's sign-in state on the host side: the app's credential (kept in the credential
-/// store, refreshed 60 s before expiry, one refresh at a time), the sign-in flow through the
-/// authentication window, the Studio session cookie put into that server's own website data,
-/// and the pieces of sign-out. The credential never leaves this object except as an
+/// One server's sign-in on the host side, carried out. `CredentialLifecycle` (BridgeRuntime)
+/// decides — the refresh schedule, one exchange at a time, the grant ended, the /login renewal,
+/// the sign-out order; this object feeds it events and does its effects: the exchange and
+/// revocation over libsoup, the credential store, the Studio cookie and the server's cookies in
+/// WebKit, the authentication window, and its timers with a `TimerBank`. Effects that concern
+/// Studio's page go to `onStudioEffect`. The credential never leaves this object except as an
 /// Authorization header on the app's own requests.
 @MainActor
 final class ServerAuth {
     let record: ServerRecord
     let store: CredentialStore
     private let networkSession: NetworkSessionPointer
-    private(set) var credential: Credential?
-    /// Signed in with an older server that gives a Studio session but no app credential.
-    private(set) var studioSessionOnly = false
-    private(set) var lastProblem: String?
+    private(set) var lifecycle = CredentialLifecycle()
+    private lazy var timers = TimerBank<CredentialTimer> { [weak self] name in
+        self?.send(.timerFired(name, now: wallClockSeconds()))
+    }
     private var authWindow: AuthWindow?
-    private var refreshWaiters: [@MainActor (Bool) -> Void]?
-    private var timerGeneration = 0
-    /// Called when a sign-in succeeded (Studio should load again) or the state changed.
-    var onSignedIn: (() -> Void)?
-    var onChanged: (() -> Void)?
-    /// Called when the server ended the grant (a refresh was refused): the app signs out.
-    var onGrantEnded: ((String) -> Void)?
-    /// Called with a sign-in problem worded for the person (shown as a notice).
-    var onProblem: ((String) -> Void)?
+    private var windowFailure: SignInProblem?
+    /// The callers of `refresh`, until the life cycle answers them.
+    private var waiters: [Int: @MainActor (Bool) -> Void] = [:]
+    private var nextWaiter = 1
+    /// Studio session cookies that came with answers (owned), until the life cycle asks for them.
+    private var cookies: [StudioCookieOwner: OpaquePointer] = [:]
+    private var pending: [CredentialEvent] = []
+    private var reducing = false
+    /// Carries out what concerns Studio's page: reload it, ask it to sign out, drop a deep link,
+    /// tell the person a problem, redraw after a change.
+    var onStudioEffect: ((CredentialEffect) -> Void)?
+    /// The window the authentication window belongs to.
+    var parentWindow: (() -> WidgetPointer?)?
 
     init(record: ServerRecord, store: CredentialStore, networkSession: NetworkSessionPointer) {
         self.record = record
         self.store = store
         self.networkSession = networkSession
-        credential = store.load(record.id)
-        scheduleRefresh()
+        send(.loaded(store.load(record.id), now: wallClockSeconds()))
     }
 
-    var signingIn: Bool { authWindow != nil }
+    var credential: Credential? { lifecycle.credential }
+    /// Signed in with an older server that gives a Studio session but no app credential.
+    var studioSessionOnly: Bool { lifecycle.studioSessionOnly }
+    var signingIn: Bool { lifecycle.signingIn }
+    var signedIn: Bool { lifecycle.signedIn }
 
-    /// Stops timers and closes a sign-in window: the session is going away.
+    /// Stops timers and closes a sign-in window: the session is going away. A refresh on the
+    /// wire is still kept when it answers (the credential it replaces is spent).
     func close() {
-        timerGeneration += 1
-        onSignedIn = nil
-        onChanged = nil
-        onGrantEnded = nil
-        onProblem = nil
+        onStudioEffect = nil
+        parentWindow = nil
+        send(.closed)
         authWindow?.finish(nil)
     }
 
-    // MARK: sign-in
+    /// The person's (or the control interface's) answer: close the authentication window.
+    func cancelSignIn() { authWindow?.finish(nil) }
 
-    /// Opens the authentication window on the server's approve page (once at a time).
-    func signIn(parent: WidgetPointer?) {
+    /// Refreshes the credential; `studioSession` also renews Studio's cookie. Callers are
+    /// answered once, by a refresh that did what they asked (see `CredentialLifecycle`).
+    func refresh(studioSession: Bool, done: @escaping @MainActor (Bool) -> Void) {
+        let waiter = nextWaiter
+        nextWaiter += 1
+        waiters[waiter] = done
+        send(.refreshRequested(waiter: waiter, studioSession: studioSession))
+    }
+
+    /// Feeds the life cycle one event and carries out its effects, in order: an event that an
+    /// effect causes at once waits until they are all done.
+    func send(_ event: CredentialEvent) {
+        pending.append(event)
+        guard !reducing else { return }
+        reducing = true
+        while !pending.isEmpty {
+            for effect in lifecycle.reduce(pending.removeFirst()) { perform(effect) }
+        }
+        reducing = false
+        // A cookie the life cycle did not ask for at its answer is not wanted.
+        for cookie in cookies.values { soup_cookie_free(cookie) }
+        cookies = [:]
+    }
+
+    private func perform(_ effect: CredentialEffect) {
+        switch effect {
+        case .timer(let command):
+            timers.perform(command)
+        case .postRefresh(let exchange, let credential, let studioSession):
+            // `self` is kept until the answer: after `close` a refreshed credential is still stored.
+            SessionExchange.post(SessionExchangeResult.refreshBody(credential, studioSession: studioSession),
+                                 to: record.address.origin) { answer in
+                self.answered(.refresh(exchange: exchange), answer) {
+                    .refreshAnswered(exchange: exchange, answer.result, studioCookie: $0, now: wallClockSeconds())
+                }
+            }
+        case .answerRefresh(let waiter, let ok):
+            waiters.removeValue(forKey: waiter)?(ok)
+        case .storeCredential(let credential):
+            do throws(UsageError) { try store.save(credential, for: record.id, label: record.name) } catch {
+                printError("hostshell: warning: \(error.message); the sign-in lasts until the app quits")
+            }
+        case .deleteCredential:
+            CredentialStore.delete(record.id)
+        case .revoke(let credential):
+            SessionExchange.post(["token": .string(credential.refreshToken)], to: record.address.origin,
+                                 path: "/api/v1/oauth/revoke") { answer in
+                if let cookie = answer.studioCookie { soup_cookie_free(cookie) }
+            }
+        case .putStudioCookie(let owner):
+            guard let cookie = cookies.removeValue(forKey: owner) else { return send(.studioCookiePut(owner)) }
+            StudioCookies.put(cookie, into: networkSession) { [weak self] in self?.send(.studioCookiePut(owner)) }
+        case .deleteCookies:
+            StudioCookies.deleteAll(in: networkSession) { [weak self] in self?.send(.cookiesDeleted) }
+        case .openSignInWindow:
+            openWindow()
+        case .problem(let text):
+            printError("hostshell: \(record.name): \(text)")
+            onStudioEffect?(effect)
+        case .askStudioToSignOut, .dropDeepLink, .reloadStudio, .changed:
+            onStudioEffect?(effect)
+        }
+    }
+
+    /// An exchange answered: its Studio cookie waits for the life cycle, which hears `event`.
+    private func answered(_ owner: StudioCookieOwner, _ answer: SessionExchange.Answer,
+                          _ event: (_ studioCookie: Bool) -> CredentialEvent) {
+        if let cookie = answer.studioCookie {
+            if let earlier = cookies.updateValue(cookie, forKey: owner) { soup_cookie_free(earlier) }
+        }
+        send(event(answer.studioCookie != nil))
+    }
+
+    // MARK: the authentication window
+
+    /// Opens the server's approve page; the callback's code is exchanged, and the outcome told
+    /// to the life cycle.
+    private func openWindow() {
         guard authWindow == nil else { return }
         var generator = SystemRandomNumberGenerator()
         func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in generator.next() } }
-        let request = SignInRequest(stateBytes: random(24), verifierBytes: random(32))
-        lastProblem = nil
+        let request = SignInRequest(stateBytes: random(SignInRequest.stateByteCount), verifierBytes: random(SignInRequest.verifierByteCount))
+        windowFailure = nil
         let window = AuthWindow(title: "Sign in to \(record.name)", url: request.approveURL(origin: record.address.origin),
-                                parent: parent) { [weak self] callback in
+                                parent: parentWindow?()) { [weak self] callback in
             guard let self else { return }
             self.authWindow = nil
-            guard let callback else { return self.failed(.cancelled) }
+            guard let callback else { return self.signInEnded(.failed(self.windowFailure ?? .cancelled)) }
             switch SignInCallback.code(from: callback, request: request, serverOrigin: self.record.address.origin) {
-            case .failure(let problem): self.failed(problem)
+            case .failure(let problem): self.signInEnded(.failed(problem))
             case .success(let code): self.exchange(code: code, request: request)
             }
         }
         window.onLoadFailed = { [weak self, weak window] reason in
+            self?.windowFailure = .unavailable(reason)
             window?.finish(nil)
-            self?.failed(.unavailable(reason))
         }
         authWindow = window
         window.present()
-        onChanged?()
     }
 
-    /// The person's (or the server's) answer, as a control command would give it.
-    func cancelSignIn() { authWindow?.finish(nil) }
-
-    private func failed(_ problem: SignInProblem) {
-        lastProblem = problem.description
-        printError("hostshell: \(record.name): \(problem.description)")
-        onProblem?(problem.description)
-        onChanged?()
+    private func signInEnded(_ result: SessionExchangeResult) {
+        send(.signInEnded(result, studioCookie: false, now: wallClockSeconds()))
     }
 
     private func exchange(code: String, request: SignInRequest) {
         SessionExchange.post(request.exchangeBody(code: code), to: record.address.origin) { [weak self] answer in
-            guard let self else { return }
-            switch answer.result {
-            case .failed(let problem):
+            guard let self else {
                 if let cookie = answer.studioCookie { soup_cookie_free(cookie) }
-                self.failed(problem)
-            case .credential(let credential):
-                self.studioSessionOnly = false
-                self.install(credential)
-                self.putStudioCookie(answer.studioCookie) { self.onSignedIn?() }
-            case .studioSessionOnly:
-                self.studioSessionOnly = true
-                self.putStudioCookie(answer.studioCookie) { self.onSignedIn?() }
+                return
             }
-            self.onChanged?()
+            self.answered(.signIn, answer) { .signInEnded(answer.result, studioCookie: $0, now: wallClockSeconds()) }
         }
     }
 
-    private func install(_ credential: Credential) {
-        self.credential = credential
-        do throws(UsageError) { try store.save(credential, for: record.id, label: record.name) } catch {
-            printError("hostshell: warning: \(error.message); the sign-in lasts until the app quits")
-        }
-        scheduleRefresh()
-    }
-
-    /// Puts the server's `tilecast_session` cookie into this server's own website data.
-    private func putStudioCookie(_ cookie: OpaquePointer?, then: @escaping @MainActor () -> Void) {
-        guard let cookie else { return then() }
-        let manager = webkit_network_session_get_cookie_manager(networkSession)
-        let box = Unmanaged.passRetained(ClosureBox(then)).toOpaque()
-        webkit_cookie_manager_add_cookie(manager, cookie, nil, { source, result, data in
-            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            _ = webkit_cookie_manager_add_cookie_finish(OpaquePointer(source), result, &error)
-            g_clear_error(&error)
-            MainActor.assumeIsolated { box.body() }
-        }, box)
-        soup_cookie_free(cookie)
-    }
-
-    // MARK: refresh
-
-    private func scheduleRefresh() {
-        timerGeneration += 1
-        guard let credential else { return }
-        let generation = timerGeneration
-        let delay = max(0, credential.refreshDue(now: wallClockSeconds()) - wallClockSeconds())
-        MainLoop.after(milliseconds: UInt32(min(delay, 86_400) * 1000)) { [weak self] in
-            guard let self, self.timerGeneration == generation else { return }
-            self.refresh(studioSession: false) { _ in }
-        }
-    }
-
-    /// Refreshes the credential; callers during a refresh share it (one request at a time).
-    /// `studioSession` also renews Studio's cookie. A refused refresh ends the grant.
-    func refresh(studioSession: Bool, done: @escaping @MainActor (Bool) -> Void) {
-        guard let credential else { return done(false) }
-        if refreshWaiters != nil {
-            refreshWaiters!.append(done)
-            return
-        }
-        refreshWaiters = [done]
-        let body = SessionExchangeResult.refreshBody(credential, studioSession: studioSession)
-        SessionExchange.post(body, to: record.address.origin) { [weak self] answer in
-            guard let self else { return }
-            let waiters = self.refreshWaiters ?? []
-            self.refreshWaiters = nil
-            switch answer.result {
-            case .credential(let fresh):
-                self.install(fresh)
-                self.putStudioCookie(answer.studioCookie) { waiters.forEach { $0(true) } }
-            case .failed(.rejected(let why)):
-                if let cookie = answer.studioCookie { soup_cookie_free(cookie) }
-                self.forget(revoke: false)
-                waiters.forEach { $0(false) }
-                self.onGrantEnded?("the server ended this sign-in (\(why))")
-            case .failed, .studioSessionOnly:
-                // Try again later; the credential stays until it is refused.
-                if let cookie = answer.studioCookie { soup_cookie_free(cookie) }
-                self.timerGeneration += 1
-                let generation = self.timerGeneration
-                MainLoop.after(milliseconds: 30_000) { [weak self] in
-                    guard let self, self.timerGeneration == generation else { return }
-                    self.refresh(studioSession: false) { _ in }
-                }
-                waiters.forEach { $0(false) }
-            }
-            self.onChanged?()
-        }
-    }
-
-    // MARK: sign-out
-
-    /// Deletes the credential (and, best effort, revokes it at the server).
-    func forget(revoke: Bool = true) {
-        if revoke, let credential {
-            SessionExchange.post(["token": .string(credential.refreshToken)], to: record.address.origin, path: "/api/v1/oauth/revoke") { answer in
-                if let cookie = answer.studioCookie { soup_cookie_free(cookie) }
-            }
-        }
-        credential = nil
-        studioSessionOnly = false
-        timerGeneration += 1
-        CredentialStore.delete(record.id)
-        onChanged?()
-    }
-
-    /// Deletes this server's cookies: its website data is its own, so nothing else is touched.
-    func deleteCookies(then: @escaping @MainActor () -> Void) {
-        let manager = webkit_network_session_get_website_data_manager(networkSession)
-        let box = Unmanaged.passRetained(ClosureBox(then)).toOpaque()
-        webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_COOKIES, 0, nil, { source, result, data in
-            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            _ = webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error)
-            g_clear_error(&error)
-            MainActor.assumeIsolated { box.body() }
-        }, box)
-    }
+    // MARK: reports
 
     /// What the account menu says.
     var summary: String {
@@ -214,14 +182,13 @@ final class ServerAuth {
         return "Not signed in to \(record.name)."
     }
 
-    var signedIn: Bool { credential != nil || studioSessionOnly }
-
     /// For state dumps: whether a credential is held and where; never the credential itself.
     var stateJSON: JSONValue {
         var state: JSONObject = ["store": .string(store.kind.rawValue), "credential": .bool(credential != nil),
-                                 "studioSessionOnly": .bool(studioSessionOnly), "signingIn": .bool(signingIn)]
+                                 "studioSessionOnly": .bool(studioSessionOnly), "signingIn": .bool(signingIn),
+                                 "refreshing": .bool(lifecycle.exchange != nil)]
         state["expiresIn"] = credential.map { .number((($0.expiresAt - wallClockSeconds()) * 10).rounded() / 10) } ?? .null
-        state["problem"] = lastProblem.map(JSONValue.string) ?? .null
+        state["problem"] = lifecycle.problem.map(JSONValue.string) ?? .null
         return .object(state)
     }
 }

@@ -2,7 +2,8 @@ import BridgeRuntime
 import CGtk
 
 /// The reference server's sign-in routes: the approve page, the exchange and refresh endpoint,
-/// revocation, `GET /api/v1/me` (is this browser signed in?), and `/__test/auth-log` for tests.
+/// revocation, `GET /api/v1/me` (is this browser signed in?), and `/__test/…` switches and the
+/// auth log for tests.
 extension FixtureServer {
     /// Answers `path` when it is a sign-in route; false lets the caller serve it.
     func handleAuth(_ message: OpaquePointer, path: String) -> Bool {
@@ -51,6 +52,16 @@ extension FixtureServer {
             // For tests: how the approve page answers from now on (approve, deny, or ask).
             let decision = FormEncoding.items(query(message)).first { $0.name == "decision" }?.value
             auth.options.autoDecision = decision == "ask" ? nil : decision
+            reply(message, status: 204, type: "text/plain", body: [])
+            return true
+        case ("POST", "/__test/refresh-session"):
+            // For tests: what a refresh asking for a Studio session gets (real, none, bogus).
+            let give = FormEncoding.items(query(message)).first { $0.name == "give" }?.value ?? ""
+            guard let mode = ReferenceAuth.RefreshSession(rawValue: give) else {
+                reply(message, status: 400, type: "text/plain", body: Array("give= real, none or bogus".utf8))
+                return true
+            }
+            auth.options.refreshSession = mode
             reply(message, status: 204, type: "text/plain", body: [])
             return true
         case ("POST", "/__test/end-sessions"):

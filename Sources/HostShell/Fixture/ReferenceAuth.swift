@@ -17,6 +17,13 @@ final class ReferenceAuth {
         var issuer: String?
         /// Studio pages need a signed-in session (the app lands on /login otherwise).
         var requireSignIn = false
+        /// What a refresh that asks for a Studio session gets (for tests of a server that
+        /// misbehaves): a real session, none (a credential only), or a cookie that signs nothing in.
+        var refreshSession = RefreshSession.real
+    }
+
+    enum RefreshSession: String {
+        case real, none, bogus
     }
 
     struct PendingCode {
@@ -117,8 +124,14 @@ final class ReferenceAuth {
             grant.expiresAt = now + options.tokenLifetime
             var cookie: String?
             if request["studio_session"]?.boolValue == true {
-                cookie = Self.token("sess_")
-                sessions.insert(cookie!)
+                switch options.refreshSession {
+                case .real:
+                    let session = Self.token("sess_")
+                    sessions.insert(session)
+                    cookie = session
+                case .bogus: cookie = Self.token("sess_")  // never a session: Studio stays signed out
+                case .none: cookie = nil
+                }
             }
             return .ok(body: ["data": ["credential": credentialJSON(grant)]], cookie: cookie)
         default:
