@@ -5,6 +5,8 @@ public struct IntakeSelection: Sendable, Equatable {
     public struct Pick: Sendable, Equatable {
         public var path: String
         public var file: UploadFile
+
+        public init(path: String, file: UploadFile) { self.path = path; self.file = file }
     }
 
     public var picks: [Pick]

@@ -25,9 +25,11 @@ public enum UploadProtocol {
         min(0.4 * Double(1 << min(max(attempt - 1, 0), 16)), 5.0)
     }
 
-    /// Whether a failed step is tried again: no answer at all (status 0), 408, 429, any 5xx.
+    /// Whether a failed step is tried again: no answer at all (status 0), 408, 429, any 5xx but
+    /// 507 — the contract names 507 (no room) as create's answer beside 413, and trying again
+    /// would only tell the person the same 11 s later.
     public static func isRetryable(status: Int) -> Bool {
-        status == 0 || status == 408 || status == 429 || (500...599).contains(status)
+        status == 0 || status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
     }
 
     /// What `POST /api/v1/uploads` answered (201).
