@@ -39,25 +39,26 @@ struct MediaIntakeTests {
             #expect(try HTTP.request("POST", setup.server.url + "/__test/upload-faults", json: faults).status == 204)
         }
 
-        /// Picks `paths`, presses Studio's Upload, and waits for Studio to hear the outcome.
-        func upload(_ paths: [String], expect outcome: String, cancelAfter: Double? = nil) throws -> [String: Any] {
+        /// Picks `paths`, presses Studio's Upload, and waits until the app has finished the intake
+        /// and Studio shows the outcome. With `cancelWhen` (state conditions), presses Cancel as
+        /// soon as they hold. Returns the server's upload log once `logged` holds for it (a
+        /// DELETE is not awaited by the app, so it may land a moment after the intake ended).
+        func upload(_ paths: [String], expect outcome: String, cancelWhen: [String] = [],
+                    logged: ([String: Any]) -> Bool = { _ in true }) throws -> [String: Any] {
             #expect(try setup.app.ctl(["pick-files"] + paths).status == 0)
             #expect(try setup.app.ctl("eval", #"document.getElementById("upload").click(); true"#).status == 0)
-            if let cancelAfter {
-                _ = try setup.app.state("uploads.active=true")
-                usleep(UInt32(cancelAfter * 1_000_000))
+            if !cancelWhen.isEmpty {
+                let wait = try setup.app.ctl(["wait"] + cancelWhen + ["--timeout", "30"])
+                #expect(wait.status == 0, "\(wait.error)")
                 #expect(try setup.app.ctl("upload-cancel").status == 0)
             }
-            var status: [Any] = []
-            for _ in 0..<300 {
-                let seen = try setup.app.ctl("eval", #"[document.getElementById("media-status").dataset.outcome ?? "", document.getElementById("media-status").textContent, document.getElementById("media-list").dataset.count ?? ""]"#)
-                status = seen.result as? [Any] ?? []
-                if (status.first as? String) == outcome { break }
-                usleep(100_000)
-            }
-            #expect(status.first as? String == outcome, "Studio heard \(status)")
-            _ = try setup.app.state("uploads.active=false")
-            return try HTTP.json(setup.server.url + "/__test/uploads")
+            _ = try setup.app.state("uploads.active=false", "uploads.last.outcome=\(outcome)", timeout: 60)
+            let heard = try setup.app.evalUntil(#"document.getElementById("media-status").dataset.outcome ?? null"#) { $0 as? String == outcome }
+            #expect(heard as? String == outcome, "Studio heard \(heard ?? "nothing")")
+            let deadline = Date().addingTimeInterval(10)
+            var log: [String: Any]
+            repeat { log = try HTTP.json(setup.server.url + "/__test/uploads") } while !logged(log) && Date() < deadline
+            return log
         }
 
         func finish() { setup.finish() }
@@ -77,8 +78,9 @@ struct MediaIntakeTests {
         let patches = requests.filter { ($0["step"] as? String) == "patch" }.count
         #expect(patches == 5, "2 MiB chunks: 1 + 0 + 1 + 3")
         #expect(requests.allSatisfy { $0["cookie"] as? Bool == false }, "uploads carry the credential, never Studio's cookie")
-        let status = try library.setup.app.ctl("eval", #"[document.getElementById("media-status").textContent, document.getElementById("media-list").dataset.count]"#)
-        #expect(status.result as? [String] == ["Upload completed: 4 file(s).", "4"])
+        let shown = #"[document.getElementById("media-status").textContent, document.getElementById("media-list").dataset.count]"#
+        let status = try library.setup.app.evalUntil(shown) { $0 as? [String] == ["Upload completed: 4 file(s).", "4"] }
+        #expect(status as? [String] == ["Upload completed: 4 file(s).", "4"], "Studio's library refetched")
     }
 
     @Test("an injected 409 is resynced with HEAD, and injected 5xx answers are retried")
@@ -100,15 +102,21 @@ struct MediaIntakeTests {
         let library = try Library()
         defer { library.finish() }
         let file = try library.file("long.mp4", size: 6 << 20)
-        // The first chunk goes through, the second keeps failing (retried 0.4 s, 0.8 s, … later),
-        // so Cancel lands mid-upload.
+        // The first chunk goes through, the second keeps failing (retried 0.4 s, 0.8 s, … later):
+        // Cancel is pressed once the first chunk is in and the second waits to be retried.
         try library.faults(["patch": [0, 503, 503, 503, 503]])
-        let log = try library.upload([file.path], expect: "cancelled", cancelAfter: 0.6)
+        let log = try library.upload([file.path], expect: "cancelled", cancelWhen: ["uploads.batch.bytes=\(2 << 20)", "uploads.batch.waiting=retry"],
+                                     logged: { ($0["deleted"] as? [String])?.isEmpty == false })
+        let steps = try #require(log["requests"] as? [[String: Any]]).map { "\($0["step"]!):\($0["status"]!)" }
+        #expect(steps.prefix(3) == ["create:201", "patch:204", "patch:503"] && steps.last == "delete:204"
+                && steps.dropFirst(3).dropLast().allSatisfy { $0 == "patch:503" }, "cancelled while a chunk waited to be retried: \(steps)")
         #expect((log["deleted"] as? [String])?.count == 1, "the server received DELETE")
         #expect((log["assets"] as? [Any])?.isEmpty == true)
         #expect((log["open"] as? [Any])?.isEmpty == true)
-        let count = try library.setup.app.ctl("eval", #"document.getElementById("media-list").dataset.count"#)
-        #expect(count.result as? String == "0")
+        let count = try library.setup.app.evalUntil(#"document.getElementById("media-list").dataset.count"#) { $0 as? String == "0" }
+        #expect(count as? String == "0")
+        let state = try library.setup.app.state("uploads.active=false")
+        #expect(((state["uploads"] as? [String: Any])?["last"] as? [String: Any])?["notice"] as? String == "Upload cancelled.")
     }
 
     @Test("one of several files failing gives partial, with the count of those uploaded")
@@ -120,9 +128,11 @@ struct MediaIntakeTests {
         try library.faults(["complete": [415]])
         let log = try library.upload([first.path, second.path], expect: "partial")
         #expect((log["assets"] as? [[String: Any]])?.map { $0["filename"] as? String } == ["fine.png"])
-        let status = try library.setup.app.ctl("eval", #"document.getElementById("media-status").textContent"#)
-        #expect(status.result as? String == "Upload partial: 1 file(s).")
+        let status = try library.setup.app.evalUntil(#"document.getElementById("media-status").textContent"#) { $0 as? String == "Upload partial: 1 file(s)." }
+        #expect(status as? String == "Upload partial: 1 file(s).")
         #expect((log["deleted"] as? [String])?.count == 1, "the refused upload was not left open")
+        let last = try #require((try library.setup.app.state("uploads.active=false")["uploads"] as? [String: Any])?["last"] as? [String: Any])
+        #expect(last["notice"] as? String == "refused.png was not uploaded: the server does not accept this kind of file.")
     }
 
     @Test("without an app credential (an older server), native intake is unavailable and Studio keeps its uploader")
@@ -132,14 +142,25 @@ struct MediaIntakeTests {
         _ = try setup.app.state("screen=page", "auth.studioSessionOnly=true")
         let ask = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "system/media-intake-status", payload: {}}).then((r) => { window.__status = r; }); true"#
         #expect(try setup.app.ctl("eval", ask).status == 0)
-        usleep(300_000)
-        let status = try setup.app.ctl("eval", "window.__status")
-        let reply = try #require(status.result as? [String: Any])
+        let reply = try #require(try setup.app.evalUntil("window.__status ?? null") { $0 is [String: Any] } as? [String: Any])
         #expect((reply["payload"] as? [String: Any])?["available"] as? Bool == false)
         let intake = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "system/media-intake", payload: {requestId: "r1"}}).then((r) => { window.__intake = r; }); true"#
         #expect(try setup.app.ctl("eval", intake).status == 0)
-        usleep(300_000)
-        let refused = try #require(try setup.app.ctl("eval", "window.__intake").result as? [String: Any])
+        let refused = try #require(try setup.app.evalUntil("window.__intake ?? null") { $0 is [String: Any] } as? [String: Any])
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable")
+    }
+}
+
+private extension RunningApp {
+    /// Evaluates `script` in Studio's page again and again (each control round trip paces the
+    /// next) until its value satisfies `holds` or `timeout` seconds pass; returns the last value.
+    func evalUntil(_ script: String, timeout: Double = 15, _ holds: (Any?) -> Bool) throws -> Any? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var value: Any?
+        repeat {
+            value = try ctl("eval", script).result
+            if holds(value) { return value }
+        } while Date() < deadline
+        return value
     }
 }

@@ -9,15 +9,27 @@ public enum UploadProtocol {
     public static let maxCompleteResends = 2
     public static let pollInterval = 1.5
     public static let maxPolls = 120
+    /// PATCHes in a row that move the server's offset nowhere (each 409, or a 204 that did not
+    /// advance): beyond this the server is going in circles and the file fails. Not in the
+    /// contract; it only stops a confused server from keeping the upload busy forever.
+    public static let maxStalledChunks = 5
+    /// Seconds one request may take before it counts as a network error (and is retried).
+    public static let requestTimeout = 60
+    /// Files one intake takes when Studio allows several (the contract's bound on `uploadedCount`).
+    public static let maxFilesPerIntake = 1000
+    /// The response headers the protocol reads (HEAD and PATCH answers).
+    public static let responseHeaders = ["Upload-Offset", "Upload-Length", "Upload-Status"]
 
     /// Delay before retry `attempt` (1-based): min(400 ms × 2^(attempt−1), 5 s).
     public static func retryDelay(attempt: Int) -> Double {
         min(0.4 * Double(1 << min(max(attempt - 1, 0), 16)), 5.0)
     }
 
-    /// Whether a failed step is tried again: no answer at all (status 0), 408, 429, any 5xx.
+    /// Whether a failed step is tried again: no answer at all (status 0), 408, 429, any 5xx but
+    /// 507 — the contract names 507 (no room) as create's answer beside 413, and trying again
+    /// would only tell the person the same 11 s later.
     public static func isRetryable(status: Int) -> Bool {
-        status == 0 || status == 408 || status == 429 || (500...599).contains(status)
+        status == 0 || status == 408 || status == 429 || ((500...599).contains(status) && status != 507)
     }
 
     /// What `POST /api/v1/uploads` answered (201).
@@ -32,8 +44,9 @@ public enum UploadProtocol {
         guard let data = (try? JSONParser.parse(bytes: body, maxDepth: 8))?.objectValue?["data"]?.objectValue,
               let id = data["id"]?.stringValue, Patterns.hasLength(id, in: 1...200),
               !Patterns.hasForbiddenCharacter(id), !id.contains("/"), !id.contains("?"), !id.contains("#") else { return nil }
-        let offset = data["offset"]?.integerValue ?? 0
-        guard offset >= 0 else { return nil }
+        // A missing offset is a fresh upload; one that is there must be a whole number ≥ 0.
+        let raw = data["offset"] ?? .null
+        guard let offset = raw == .null ? 0 : raw.integerValue, offset >= 0 else { return nil }
         return Session(id: id, offset: offset, uploadEndpoint: data["uploadEndpoint"]?.stringValue,
                        maximumSizeBytes: data["maximumSizeBytes"]?.integerValue)
     }
@@ -54,6 +67,13 @@ public enum UploadProtocol {
         case "failed": return .failed
         default: return .pending
         }
+    }
+
+    /// An `Upload-Offset` header's value: a whole number of bytes within `0...size`, else nil.
+    public static func offset(header value: String?, size: Int) -> Int? {
+        guard let value, !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }),
+              let offset = Int(value), offset <= size else { return nil }
+        return offset
     }
 
     /// Why a file was not uploaded, worded for the person.

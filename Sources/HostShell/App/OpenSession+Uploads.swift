@@ -36,53 +36,37 @@ extension OpenSession {
     }
 
     private func upload(_ paths: [String], for request: MediaIntakeRequest) {
-        var files: [Uploader.File] = []
-        var refused = 0
-        for path in paths.prefix(request.multiple ? 1000 : 1) {
+        let selection = IntakeSelection(paths, for: request) { path in
             var info = stat()
-            let name = String(path.split(separator: "/").last ?? "file")
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-                printError("hostshell: \(path) cannot be uploaded: it is not a readable file")
-                refused += 1
-                continue
-            }
-            guard let type = UploadProtocol.mimeType(forFileName: name, kinds: request.kinds) else {
-                printError("hostshell: \(name) is not \(request.kinds.map { "an \($0.rawValue)" }.joined(separator: " or ")); it is skipped")
-                refused += 1
-                continue
-            }
-            files.append(Uploader.File(path: path, name: name, size: Int(info.st_size), mimeType: type))
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : nil
         }
-        guard !files.isEmpty else {
-            let outcome: MediaIntakeOutcome = paths.isEmpty ? .cancelled : .failed
-            page.finishMediaIntake(request.requestId, outcome: outcome, uploadedCount: 0)
+        for refusal in selection.refusals { printError("hostshell: \(refusal)") }
+        guard !selection.picks.isEmpty else {
+            page.finishMediaIntake(request.requestId, outcome: selection.outcomeWithoutFiles, uploadedCount: 0)
             return
         }
-        let uploader = Uploader(origin: record.address.origin, auth: auth, files: files)
+        let files = selection.picks.map { Uploader.File(path: $0.path, name: $0.file.name, size: $0.file.size, mimeType: $0.file.mimeType) }
+        let uploader = Uploader(origin: record.address.origin, auth: auth, files: files, refused: selection.refusals.count)
         self.uploader = uploader
-        view.uploads.show("Preparing \(files.count) file\(files.count == 1 ? "" : "s")…")
+        view.uploads.show(UploadProgress.preparing(fileCount: files.count))
         uploader.onProgress = { [weak self] progress in self?.view.uploads.update(progress) }
-        uploader.onDone = { [weak self] result in
+        uploader.onDone = { [weak self] summary in
             guard let self else { return }
             self.uploader = nil
-            self.view.uploads.hide()
-            let outcome = UploadProtocol.outcome(uploaded: result.uploaded, failed: result.failed.count + refused, cancelled: result.cancelled)
-            if let first = result.failed.first {
-                let others = result.failed.count > 1 ? " (and \(result.failed.count - 1) more)" : ""
-                self.onNotice?("\(first.name) was not uploaded: \(first.problem)\(others).")
-            } else if result.cancelled {
-                self.onNotice?("Upload cancelled.")
-            }
-            self.page.finishMediaIntake(request.requestId, outcome: outcome, uploadedCount: result.uploaded)
+            self.view.uploads.finish(summary)
+            if let notice = summary.notice { self.onNotice?(notice) }
+            self.page.finishMediaIntake(request.requestId, outcome: summary.outcome, uploadedCount: summary.uploaded)
             self.onScreenChanged?()
         }
         uploader.start()
         onScreenChanged?()
     }
 
-    /// For state dumps: the intake in progress.
+    /// For state dumps: the intake in progress (its batch: file, bytes, what it waits for) and
+    /// how the last one ended.
     var uploadsJSON: JSONValue {
         ["active": .bool(uploader != nil), "choosing": .bool(fileChooser != nil),
-         "progress": view.uploads.isShown ? .string(view.uploads.text) : .null]
+         "progress": view.uploads.isShown ? .string(view.uploads.text) : .null,
+         "batch": uploader?.stateJSON ?? .null, "last": view.uploads.last?.json ?? .null]
     }
 }

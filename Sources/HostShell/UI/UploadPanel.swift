@@ -1,3 +1,4 @@
+import BridgeRuntime
 import CGtk
 
 /// The upload progress shown under the page while a media intake runs: which file of how many,
@@ -9,6 +10,8 @@ final class UploadPanel {
     private let fileBar: WidgetPointer
     private let totalBar: WidgetPointer
     var onCancel: (() -> Void)?
+    /// How the last intake ended (for state dumps).
+    private(set) var last: UploadSummary?
 
     init() {
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
@@ -37,14 +40,17 @@ final class UploadPanel {
         gtk_widget_set_visible(widget, 1)
     }
 
-    func update(_ progress: Uploader.Progress) {
-        let percent = progress.fileSize > 0 ? progress.fileBytes * 100 / progress.fileSize : 100
-        gtk_label_set_text(cast(label), "Uploading \(progress.fileIndex + 1) of \(progress.fileCount): \(progress.fileName) — \(percent) %")
-        gtk_progress_bar_set_fraction(cast(fileBar), progress.fileSize > 0 ? Double(progress.fileBytes) / Double(progress.fileSize) : 1)
-        gtk_progress_bar_set_fraction(cast(totalBar), progress.totalSize > 0 ? Double(progress.totalBytes) / Double(progress.totalSize) : 1)
+    func update(_ progress: UploadProgress) {
+        gtk_label_set_text(cast(label), progress.label)
+        gtk_progress_bar_set_fraction(cast(fileBar), progress.fileFraction)
+        gtk_progress_bar_set_fraction(cast(totalBar), progress.totalFraction)
     }
 
-    func hide() { gtk_widget_set_visible(widget, 0) }
+    /// The intake ended: the panel goes, and remembers how it ended.
+    func finish(_ summary: UploadSummary) {
+        last = summary
+        gtk_widget_set_visible(widget, 0)
+    }
 
     var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
     var text: String { String(cString: gtk_label_get_text(cast(label))) }

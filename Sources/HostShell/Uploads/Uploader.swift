@@ -1,14 +1,7 @@
 import BridgeRuntime
 import CGtk
-import Dispatch
 import Glibc
 
-/// Uploads files, one after another, with the resumable upload protocol and the app's own
-/// credential: create, PATCH 2 MiB chunks read from disk into two reused buffers — the next
-/// chunk is read while the current one travels, and memory stays flat whatever the file size —
-/// resync with HEAD on 409, complete, then poll the asset until
-/// it is processed. Network errors, 408, 429 and 5xx are retried on the contract's schedule; a
-/// 401 refreshes the credential once. Cancel aborts the request in flight and DELETEs the upload.
 /// Where the uploader gets the bearer credential, and a fresh one after a 401.
 @MainActor
 protocol CredentialSource: AnyObject {
@@ -18,6 +11,11 @@ protocol CredentialSource: AnyObject {
 
 extension ServerAuth: CredentialSource {}
 
+/// Uploads files with the resumable upload protocol and the app's own credential. Every
+/// decision is `UploadBatch`'s (BridgeRuntime); this carries out its effects: the files opened
+/// and read with `pread` into two reused chunk buffers (memory stays flat whatever the file
+/// size), the requests through `UploadTransport`, the timers through a `TimerBank`, the
+/// credential refreshed through the `CredentialSource`, and progress and the end reported.
 @MainActor
 final class Uploader {
     struct File {
@@ -27,344 +25,121 @@ final class Uploader {
         var mimeType: String
     }
 
-    struct Progress {
-        var fileIndex: Int
-        var fileCount: Int
-        var fileName: String
-        var fileBytes: Int
-        var fileSize: Int
-        var totalBytes: Int
-        var totalSize: Int
-    }
+    typealias Progress = UploadProgress
+    typealias Result = UploadSummary
 
-    struct Result {
-        var uploaded: Int
-        var failed: [(name: String, problem: String)]
-        var cancelled: Bool
-    }
-
-    private let origin: Origin
     private let auth: CredentialSource
-    private let files: [File]
-    private let session: UnsafeMutablePointer<SoupSession>
-    /// The thread requests run on, one at a time.
-    private let network = DispatchQueue(label: "hostshell.uploads")
-    private let buffers = [UnsafeMutableRawBufferPointer.allocate(byteCount: UploadProtocol.chunkSize, alignment: 16),
-                           UnsafeMutableRawBufferPointer.allocate(byteCount: UploadProtocol.chunkSize, alignment: 16)]
-    private var current = 0
-    /// The chunk read ahead into the other buffer: its offset and length.
-    private var readAhead: (offset: Int, length: Int)?
-    private var cancellable: UnsafeMutablePointer<GCancellable>?
-    private var index = 0
-    private var uploaded = 0
-    private var failed: [(name: String, problem: String)] = []
-    private var cancelled = false
-    private var finished = false
-    private var doneBytes = 0  // of finished files
-    // The file in progress.
+    private let paths: [String]
+    private var batch: UploadBatch
+    private let transport: UploadTransport
+    private var timers: TimerBank<UploadTimer>!
+    private let buffers = (0..<UploadBatch.bufferCount).map { _ in
+        UnsafeMutableRawBufferPointer.allocate(byteCount: UploadProtocol.chunkSize, alignment: 16)
+    }
     private var fd: Int32 = -1
-    private var uploadId: String?
-    private var offset = 0
-    private var attempt = 0
-    private var refreshed = false
-    private var completeResends = 0
-    private var polls = 0
+    /// Events waiting to be reduced: an effect's report (a file opened, a chunk read) is
+    /// reduced after the effects before it were all carried out, never inside them.
+    private var pending: [UploadEvent] = []
+    private var reducing = false
+    private var closed = false
     var onProgress: ((Progress) -> Void)?
     /// Called when a file's upload is complete at the server (before its processing is polled).
     var onCompleted: (() -> Void)?
     var onDone: ((Result) -> Void)?
 
-    init(origin: Origin, auth: CredentialSource, files: [File]) {
-        self.origin = origin
+    /// `refused`: files the intake refused before the batch (they count in the outcome).
+    init(origin: Origin, auth: CredentialSource, files: [File], refused: Int = 0) {
         self.auth = auth
-        self.files = files
-        session = soup_session_new()!  // no cookie jar: the credential is the only authority
-        soup_session_set_timeout(session, 60)
+        paths = files.map(\.path)
+        batch = UploadBatch(files: files.map { UploadFile(name: $0.name, size: $0.size, mimeType: $0.mimeType) }, refused: refused)
+        transport = UploadTransport(origin: origin)
+        timers = TimerBank { [weak self] name in self?.handle(.timerFired(name)) }
     }
 
-    func start() { startFile() }
+    isolated deinit { close() }
+
+    func start() { handle(.start) }
 
     /// Stops at once: the request in flight is aborted and the open upload is deleted.
-    func cancel() {
-        guard !finished, !cancelled else { return }
-        cancelled = true
-        if let cancellable { g_cancellable_cancel(cancellable) }
-        if let id = uploadId {
-            send("DELETE", "/api/v1/uploads/\(id)") { _, _, _ in }
-        }
-        finish()
-    }
+    func cancel() { handle(.cancel) }
 
-    // MARK: one file
+    /// For state dumps: the batch's file, bytes and what it waits for.
+    var stateJSON: JSONValue { batch.stateJSON }
 
-    private var file: File { files[index] }
-
-    private func startFile() {
-        guard !cancelled else { return }
-        guard index < files.count else { return finish() }
-        uploadId = nil
-        offset = 0
-        readAhead = nil
-        attempt = 0
-        refreshed = false
-        completeResends = 0
-        polls = 0
-        fd = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return fileFailed("it could not be read (\(String(cString: strerror(errno))))") }
-        report()
-        create()
-    }
-
-    private func create() {
-        let body: JSONValue = ["filename": .string(file.name), "mimeType": .string(file.mimeType), "sizeBytes": .number(Double(file.size))]
-        send("POST", "/api/v1/uploads", json: body) { [self] status, _, answer in
-            guard status == 201 else { return handle(status, retry: create) }
-            guard let session = UploadProtocol.session(from: answer) else { return fileFailed("the server's answer was not understood") }
-            uploadId = session.id
-            offset = min(session.offset, file.size)
-            attempt = 0
-            nextChunk()
+    private func handle(_ event: UploadEvent) {
+        pending.append(event)
+        guard !reducing else { return }
+        reducing = true
+        defer { reducing = false }
+        while !pending.isEmpty {
+            for effect in batch.reduce(pending.removeFirst()) { perform(effect) }
         }
     }
 
-    /// Reads `length` bytes at `at` into buffer `index`; false when the file ended early.
-    private func read(_ length: Int, at: Int, into index: Int) -> Bool {
-        var read = 0
-        while read < length {
-            let n = pread(fd, buffers[index].baseAddress! + read, length - read, off_t(at + read))
+    private func perform(_ effect: UploadEffect) {
+        switch effect {
+        case .openFile(let index):
+            fd = open(paths[index], O_RDONLY | O_CLOEXEC)
+            handle(.fileOpened(file: index, error: fd < 0 ? String(cString: strerror(errno)) : nil))
+        case .closeFile:
+            closeFile()
+        case .readChunk(let chunk):
+            handle(.chunkRead(chunk, ok: read(chunk)))
+        case .send(let request):
+            var chunk: UnsafeRawBufferPointer?
+            if case .chunk(let buffer, let length) = request.body {
+                chunk = UnsafeRawBufferPointer(rebasing: buffers[buffer][0..<min(length, UploadProtocol.chunkSize)])
+            }
+            transport.send(request, bearer: auth.credential?.accessToken, chunk: chunk) { [self] response in
+                handle(.answered(request, response))
+            }
+        case .abortRequest:
+            transport.abort()
+        case .refreshCredential:
+            auth.refresh(studioSession: false) { [self] refreshed in handle(.credentialRefreshed(refreshed)) }
+        case .timer(let command):
+            timers.perform(command)
+        case .progress(let progress):
+            onProgress?(progress)
+        case .uploadCompleted:
+            onCompleted?()
+        case .fileFinished(let index, let problem):
+            if let problem { printError("hostshell: \(batch.files[index].name) was not uploaded: \(problem.message)") }
+        case .batchDone(let summary):
+            let done = onDone
+            onDone = nil
+            onProgress = nil
+            onCompleted = nil
+            close()
+            done?(summary)
+        }
+    }
+
+    /// Reads the chunk into its buffer; false when the file ended early or could not be read.
+    private func read(_ chunk: ChunkRead) -> Bool {
+        guard fd >= 0, chunk.length <= UploadProtocol.chunkSize, let base = buffers[chunk.buffer].baseAddress else { return false }
+        var done = 0
+        while done < chunk.length {
+            let n = pread(fd, base + done, chunk.length - done, off_t(chunk.offset + done))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return false }
-            read += n
+            done += n
         }
         return true
     }
 
-    private func nextChunk() {
-        guard let id = uploadId else { return }
-        guard offset < file.size else { return complete() }
-        let length = min(UploadProtocol.chunkSize, file.size - offset)
-        if let ahead = readAhead, ahead.offset == offset, ahead.length == length {
-            current = 1 - current  // already read while the previous chunk travelled
-        } else if !read(length, at: offset, into: current) {
-            return fileFailed("it could not be read to the end (it may have changed)")
-        }
-        readAhead = nil
-        let chunk = g_bytes_new_static(buffers[current].baseAddress, gsize(length))!
-        send("PATCH", "/api/v1/uploads/\(id)", headers: [("Upload-Offset", String(offset))], bytes: chunk,
-             type: "application/offset+octet-stream") { [self] status, headers, _ in
-            switch status {
-            case 204:
-                offset = headers["upload-offset"].flatMap { Int($0) }.map { min($0, file.size) } ?? offset + length
-                attempt = 0
-                report()
-                nextChunk()
-            case 409:
-                readAhead = nil
-                resync(then: nextChunk)
-            default:
-                readAhead = nil
-                handle(status, retry: nextChunk)
-            }
-        }
-        g_bytes_unref(chunk)
-        // Read the next chunk into the other buffer while this one is on its way.
-        let nextOffset = offset + length
-        if nextOffset < file.size {
-            let nextLength = min(UploadProtocol.chunkSize, file.size - nextOffset)
-            if read(nextLength, at: nextOffset, into: 1 - current) { readAhead = (nextOffset, nextLength) }
-        }
+    private func closeFile() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
     }
 
-    /// Asks the server where it is (HEAD) and goes on from there.
-    private func resync(then: @escaping @MainActor () -> Void) {
-        guard let id = uploadId else { return }
-        send("HEAD", "/api/v1/uploads/\(id)") { [self] status, headers, _ in
-            guard status == 200, let serverOffset = headers["upload-offset"].flatMap({ Int($0) }), serverOffset >= 0,
-                  serverOffset <= file.size else {
-                return handle(status == 200 ? 502 : status) { [self] in resync(then: then) }
-            }
-            offset = serverOffset
-            attempt = 0
-            report()
-            then()
-        }
+    /// The end: timers stopped, the file closed, and the transport (with the buffers) released
+    /// once the requests already sent — a last DELETE — have run.
+    private func close() {
+        guard !closed else { return }
+        closed = true
+        timers.cancelAll()
+        closeFile()
+        transport.close(releasing: buffers)
     }
-
-    private func complete() {
-        guard let id = uploadId else { return }
-        send("POST", "/api/v1/uploads/\(id)/complete", json: [:]) { [self] status, _, answer in
-            switch status {
-            case 200:
-                guard let asset = UploadProtocol.assetId(from: answer) else { return fileFailed("the server's answer was not understood") }
-                uploadId = nil
-                onCompleted?()
-                attempt = 0
-                poll(asset)
-            case 409 where completeResends < UploadProtocol.maxCompleteResends:
-                completeResends += 1
-                resync(then: nextChunk)
-            default:
-                handle(status, retry: complete)
-            }
-        }
-    }
-
-    private func poll(_ asset: String) {
-        send("GET", "/api/v1/assets/\(asset)") { [self] status, _, answer in
-            guard status == 200 else { return handle(status) { [self] in poll(asset) } }
-            switch UploadProtocol.processing(from: answer) {
-            case .ready: fileDone()
-            case .failed: fileFailed("the server could not process it")
-            case .pending:
-                polls += 1
-                guard polls < UploadProtocol.maxPolls else { return fileFailed("the server did not finish processing it in time") }
-                MainLoop.after(milliseconds: UInt32(UploadProtocol.pollInterval * 1000)) { [weak self] in
-                    guard let self, !self.cancelled else { return }
-                    self.poll(asset)
-                }
-            }
-        }
-    }
-
-    /// A step failed with `status`: retry it on the schedule, refresh once on 401, else give up on the file.
-    private func handle(_ status: Int, retry: @escaping @MainActor () -> Void) {
-        guard !cancelled else { return }
-        if status == 401 && !refreshed {
-            refreshed = true
-            auth.refresh(studioSession: false) { [weak self] ok in
-                guard let self, !self.cancelled else { return }
-                if ok { retry() } else { self.fileFailed(UploadProtocol.problem(status: 401)) }
-            }
-            return
-        }
-        guard UploadProtocol.isRetryable(status: status), attempt < UploadProtocol.maxRetries else {
-            return fileFailed(UploadProtocol.problem(status: status))
-        }
-        attempt += 1
-        MainLoop.after(milliseconds: UInt32(UploadProtocol.retryDelay(attempt: attempt) * 1000)) { [weak self] in
-            guard let self, !self.cancelled else { return }
-            retry()
-        }
-    }
-
-    private func fileDone() {
-        uploaded += 1
-        nextFile()
-    }
-
-    private func fileFailed(_ problem: String) {
-        guard !cancelled else { return }
-        failed.append((file.name, problem))
-        printError("hostshell: \(file.name) was not uploaded: \(problem)")
-        if let id = uploadId { send("DELETE", "/api/v1/uploads/\(id)") { _, _, _ in } }
-        nextFile()
-    }
-
-    private func nextFile() {
-        if fd >= 0 { close(fd); fd = -1 }
-        doneBytes += file.size
-        index += 1
-        startFile()
-    }
-
-    private func finish() {
-        guard !finished else { return }
-        finished = true
-        if fd >= 0 { close(fd); fd = -1 }
-        onDone?(Result(uploaded: uploaded, failed: failed, cancelled: cancelled))
-        onDone = nil
-        onProgress = nil
-        // The buffer and session go once the last callback has run.
-        let teardown = UncheckedBox((buffers, session))
-        network.async {
-            teardown.value.0.forEach { $0.deallocate() }
-            g_object_unref(UnsafeMutableRawPointer(teardown.value.1))
-        }
-    }
-
-    private func report() {
-        onProgress?(Progress(fileIndex: index, fileCount: files.count, fileName: file.name, fileBytes: offset, fileSize: file.size,
-                             totalBytes: doneBytes + offset, totalSize: files.reduce(0) { $0 + $1.size }))
-    }
-
-    // MARK: HTTP
-
-    /// One request with the current credential; `done` gets the status (0 without an answer),
-    /// the response headers (lower-cased names) and the body.
-    private func send(_ method: String, _ path: String, headers: [(String, String)] = [], json: JSONValue? = nil,
-                      bytes: OpaquePointer? = nil, type: String? = nil,
-                      done: @escaping @MainActor (Int, [String: String], [UInt8]) -> Void) {
-        guard let message = soup_message_new(method, origin.description + path) else { return done(0, [:], []) }
-        soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
-        let requestHeaders = soup_message_get_request_headers(message)
-        if let credential = auth.credential {
-            soup_message_headers_replace(requestHeaders, "Authorization", "Bearer \(credential.accessToken)")
-        }
-        for (name, value) in headers { soup_message_headers_replace(requestHeaders, name, value) }
-        if let json {
-            let body = JSONWriter.bytes(json)
-            let data = body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-            soup_message_set_request_body_from_bytes(message, "application/json", data)
-            g_bytes_unref(data)
-        } else if let bytes {
-            soup_message_set_request_body_from_bytes(message, type, bytes)
-        }
-        let cancellable = g_cancellable_new()!
-        self.cancellable = cancellable
-        // The request runs on the uploader's own thread with libsoup's blocking API (allowed
-        // from any thread since libsoup 3.2): the body goes out in large blocking writes instead
-        // of one main-loop round per 8 KiB, which measured ~20 % faster for big files. The
-        // answer comes back to the main thread; nothing else touches the message meanwhile.
-        let job = RequestJob(session: session, message: message, cancellable: cancellable)
-        let done = UncheckedBox(done)
-        network.async {
-            job.run()
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated {
-                    if !job.cancelled { done.value(job.status, job.headers, job.body) }
-                }
-            }
-        }
-    }
-}
-
-/// One request on the uploader's thread: the message is handed over whole and handed back when done.
-private final class RequestJob: @unchecked Sendable {
-    let session: UnsafeMutablePointer<SoupSession>
-    let message: OpaquePointer
-    let cancellable: UnsafeMutablePointer<GCancellable>
-    var status = 0
-    var headers: [String: String] = [:]
-    var body: [UInt8] = []
-    var cancelled = false
-
-    init(session: UnsafeMutablePointer<SoupSession>, message: OpaquePointer, cancellable: UnsafeMutablePointer<GCancellable>) {
-        self.session = session; self.message = message; self.cancellable = cancellable
-    }
-
-    func run() {
-        var error: UnsafeMutablePointer<GError>?
-        let answer = soup_session_send_and_read(session, message, cancellable, &error)
-        g_clear_error(&error)
-        if let answer {
-            var size: gsize = 0
-            if let data = g_bytes_get_data(answer, &size) { body = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
-            g_bytes_unref(answer)
-            status = Int(soup_message_get_status(message).rawValue)
-            for name in ["Upload-Offset", "Upload-Length", "Upload-Status"] {
-                if let value = soup_message_headers_get_one(soup_message_get_response_headers(message), name) {
-                    headers[name.lowercased()] = String(cString: value)
-                }
-            }
-        }
-        cancelled = g_cancellable_is_cancelled(cancellable) != 0
-        g_object_unref(UnsafeMutableRawPointer(message))
-        g_object_unref(UnsafeMutableRawPointer(cancellable))
-    }
-}
-
-/// A main-actor closure carried across the hop to the network thread and back (it only ever runs on main).
-private final class UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
