@@ -205,6 +205,17 @@ struct UnicodeScalarRuleTests {
         #expect(DeepLink.parse("tilecast-ios://open?installation=\(Self.installation)&p%61th=%2Fx").map(\.path) == .success("/x"))
     }
 
+    @Test("deep links: the saved server is found by installation id in either ASCII case")
+    func deepLinkServer() throws {
+        let address = try ServerAddress.parse("https://studio.example.org").get()
+        let identity = ServerIdentity(installationId: Self.installation.uppercased(), organizationName: "O")
+        let records = [ServerRecord(id: "s", name: "S", address: address, identity: identity)]
+        let link = try DeepLink.parse("tilecast-ios://open?installation=\(Self.installation.uppercased())&path=%2F").get()
+        #expect(link.server(in: records)?.id == "s")
+        #expect(DeepLink(installationId: "8" + Self.installation.dropFirst(), path: "/").server(in: records) == nil)
+        #expect(link.server(in: []) == nil)
+    }
+
     // MARK: server addresses and origins
 
     @Test("server addresses: user info, query, fragment and path are found behind a mark", arguments: marks)
