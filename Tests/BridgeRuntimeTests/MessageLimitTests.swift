@@ -38,11 +38,13 @@ struct MessageLimitTests {
         #expect(failureCode(catalog(groups: ["not an object"])) == .malformed)
     }
 
-    @Test("titles count user-visible characters, so Studio's UTF-16 limit is never stricter than the host's")
+    @Test("titles count Unicode scalars (§5), never more than Studio's UTF-16 length")
     func unicodeLengths() {
-        let emoji = repeated("👩‍👩‍👧", 200)  // 200 characters, 1000 UTF-16 units
-        #expect(failureCode(catalog(groups: [group([item("d", title: emoji)])])) == nil)
-        #expect(failureCode(catalog(groups: [group([item("d", title: emoji + "x")])])) == .malformed)
+        let family = repeated("👩‍👩‍👧", 40)  // 40 characters, 200 scalars, 320 UTF-16 units
+        #expect(failureCode(catalog(groups: [group([item("d", title: family)])])) == nil)
+        #expect(failureCode(catalog(groups: [group([item("d", title: family + "x")])])) == .malformed)
+        #expect(failureCode(catalog(groups: [group([item("d", title: repeated("😀", 200))])])) == nil, "400 UTF-16 units")
+        #expect(failureCode(catalog(groups: [group([item("d", title: repeated("e\u{301}", 101))])])) == .malformed, "101 characters, 202 scalars")
         #expect(failureCode(catalog(groups: [group([item("d", title: repeated("é", 200))])])) == nil)
         #expect(failureCode(catalog(groups: [group([item("é")])])) == .malformed, "ids are ASCII only")
     }

@@ -44,13 +44,13 @@ public struct SignInRequest: Sendable, Equatable {
     /// and where the host starts its own sign-in.
     public static func isLoginPage(_ url: String, origin: Origin) -> Bool {
         guard let parts = URLParts(url), Origin(url: url) == origin else { return false }
-        return parts.path == "/login" || parts.path == "/login/"
+        return parts.path.isExactly("/login") || parts.path.isExactly("/login/")
     }
 
     /// True when `url` is aimed at the redirect: the host intercepts it instead of loading it.
     public static func isCallback(_ url: String) -> Bool {
         guard let parts = URLParts(url) else { return false }
-        return parts.scheme == "tilecast-ios" && parts.host == "oauth"
+        return parts.scheme == "tilecast-ios" && parts.host.isExactly("oauth")
     }
 }
 
@@ -78,27 +78,29 @@ public enum SignInProblem: Error, Sendable, Equatable, CustomStringConvertible {
 public enum SignInCallback {
     /// The authorization code from a callback URL, after every rule: host `oauth`, path
     /// `/callback`, exactly one `state` equal to the attempt's, `iss` (when present) equal to the
-    /// server origin — checked before any `error` — and exactly one `code`.
+    /// server origin — checked before any `error` — and exactly one `code`. Names and values
+    /// compare scalar for scalar (§5): `==` on strings would let U+212A KELVIN SIGN stand for
+    /// the `K` of a state.
     public static func code(from url: String, request: SignInRequest, serverOrigin: Origin) -> Result<String, SignInProblem> {
-        guard let parts = URLParts(url), parts.scheme == "tilecast-ios", parts.host == "oauth" else {
+        guard let parts = URLParts(url), parts.scheme == "tilecast-ios", parts.host.isExactly("oauth") else {
             return .failure(.invalidCallback("not the app's callback address"))
         }
-        guard parts.path == "/callback", parts.userInfo == nil, !parts.hasExplicitPort else {
+        guard parts.path.isExactly("/callback"), parts.userInfo == nil, !parts.hasExplicitPort else {
             return .failure(.invalidCallback("not the app's callback address"))
         }
         let items = FormEncoding.items(parts.query.map(String.init) ?? "")
-        func values(_ name: String) -> [String] { items.filter { $0.name == name }.map(\.value) }
+        func values(_ name: String) -> [String] { items.filter { $0.name.isExactly(name) }.map(\.value) }
         let states = values("state")
         guard states.count == 1 else { return .failure(.invalidCallback(states.isEmpty ? "no state" : "more than one state")) }
-        guard states[0] == request.state else { return .failure(.invalidCallback("the state does not match this sign-in")) }
+        guard states[0].isExactly(request.state) else { return .failure(.invalidCallback("the state does not match this sign-in")) }
         let issuers = values("iss")
         guard issuers.count <= 1 else { return .failure(.invalidCallback("more than one issuer")) }
         if let issuer = issuers.first, !isOrigin(issuer, serverOrigin) {
-            return .failure(.invalidCallback("it came from another server (\(issuer.prefix(100)))"))
+            return .failure(.invalidCallback("it came from another server (\(issuer.prefix(scalars: 100)))"))
         }
         if let error = values("error").first {
-            let detail = values("error_description").first.map { ": \($0.prefix(200))" } ?? ""
-            return .failure(error == "access_denied" ? .rejected("access was denied\(detail)") : .rejected("\(error.prefix(60))\(detail)"))
+            let detail = values("error_description").first.map { ": \($0.prefix(scalars: 200))" } ?? ""
+            return .failure(error.isExactly("access_denied") ? .rejected("access was denied\(detail)") : .rejected("\(error.prefix(scalars: 60))\(detail)"))
         }
         let codes = values("code")
         guard codes.count <= 1 else { return .failure(.invalidCallback("more than one code")) }
@@ -116,8 +118,9 @@ extension SignInCallback {
     }
 }
 
-/// `application/x-www-form-urlencoded` pieces: query items split on `&`, `+` as space,
-/// percent-decoded; and escaping for values the host writes into a query.
+/// `application/x-www-form-urlencoded` pieces: query items split on `&` and `=` as bytes (so a
+/// mark after either does not hide it), `+` as space, percent-decoded; and escaping for values
+/// the host writes into a query.
 public enum FormEncoding {
     public struct Item: Sendable, Equatable {
         public var name: String

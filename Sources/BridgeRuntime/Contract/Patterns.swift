@@ -1,19 +1,32 @@
 /// The lexical rules of the bridge contract (§3), checked over UTF-8 bytes without regular
 /// expressions: these run for every field of every message.
 public enum Patterns {
-    /// How a host measures a text's length: in user-visible characters (grapheme clusters), as the
-    /// phone app does. Studio measures UTF-16 units, which is never fewer, so whatever Studio
-    /// accepts the host accepts too.
-    public static func length(_ s: String) -> Int { s.count }
+    /// How the contract's lengths ("≤ 2048 characters", "1–200") are measured: in Unicode
+    /// scalars (code points). §5 makes the scalar the unit of every character rule, and JSON
+    /// Schema's `maxLength` counts code points too. A scalar count is never more than Studio's
+    /// UTF-16 `length` (a scalar is one or two UTF-16 units), so whatever Studio accepts by its
+    /// own measure the host accepts as well. Not grapheme clusters: one has no size bound ("a"
+    /// and 10 000 combining marks is a single one) and their boundaries move with Unicode
+    /// versions. Not UTF-16 units: that would refuse titles Studio's schema accepts.
+    public static func length(_ s: String) -> Int { scalarCount(s) }
 
-    /// `length(s)` is within `range`. UTF-8 bytes bound characters from above, so short texts
-    /// (nearly all of them) never pay for grapheme breaking.
+    /// `length(s)` is within `range`. A scalar is one to four UTF-8 bytes, so the byte count
+    /// settles short texts (nearly all of them) and very long ones without counting.
     @inline(__always) public static func hasLength(_ s: String, in range: ClosedRange<Int>) -> Bool {
         let bytes = s.utf8.count
-        if bytes <= range.upperBound {
-            return range.lowerBound <= 1 ? (bytes > 0 || range.lowerBound == 0) : range.contains(s.count)
+        if bytes <= range.upperBound && range.lowerBound <= 1 { return bytes > 0 || range.lowerBound == 0 }
+        if bytes / 4 > range.upperBound { return false }
+        return range.contains(scalarCount(s))
+    }
+
+    /// Every scalar has exactly one UTF-8 byte that is not a continuation byte (`10xxxxxx`).
+    static func scalarCount(_ s: String) -> Int {
+        var s = s
+        return s.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+            return count
         }
-        return range.contains(s.count)
     }
 
     /// `^[a-z0-9][a-z0-9._:-]*$`, 1...maxLength — presentation, alert, action, menu, request,
@@ -95,14 +108,15 @@ public enum Patterns {
         }
     }
 
-    /// True for a scalar that a path or URL must never carry: any Unicode white space, C0 and C1
-    /// controls, DEL, or a backslash.
+    /// True for a scalar that a path or URL must never carry (§5): white space as JavaScript's
+    /// `\s` has it, a control character (Cc), or a backslash. U+200B is neither white space nor
+    /// a control character, and is allowed.
     @inline(__always) static func isForbiddenInPath(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
-        if v < 0x21 || v == 0x7F || v == 0x5C { return true }  // controls, space, DEL, backslash
-        if v < 0x80 { return false }
-        if v <= 0x9F { return true }  // C1 controls
-        return scalar.properties.isWhitespace || v == 0x200B || v == 0xFEFF  // incl. zero-width spaces
+        if v < 0x21 || v == 0x5C { return true }  // C0 controls, space, backslash
+        if v < 0x7F { return false }
+        if v <= 0x9F { return true }  // DEL and the C1 controls
+        return ScalarText.isWhitespace(scalar)
     }
 
     /// True when the string has white space, a control character or a backslash anywhere.

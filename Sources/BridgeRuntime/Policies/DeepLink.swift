@@ -32,38 +32,46 @@ public struct DeepLink: Sendable, Equatable {
     public static let maxRetries = 10
     public static func retryDelay(attempt: Int) -> Double { 0.2 * Double(attempt) }
 
-    /// Lowercased.
+    /// ASCII-lowercased (it is a UUID).
     public var installationId: String
     public var path: String
 
     public init(installationId: String, path: String) {
-        self.installationId = installationId.lowercased(); self.path = path
+        self.installationId = installationId.asciiLowercased(); self.path = path
+    }
+
+    /// The saved server this link is for: the one whose installation id is the link's, in
+    /// either case (both are UUIDs). Nil means "not configured here": contact no one.
+    public func server(in records: [ServerRecord]) -> ServerRecord? {
+        records.first { $0.identity.installationId.asciiLowercased().isExactly(installationId) }
     }
 
     public static func parse(_ url: String) -> Result<DeepLink, DeepLinkProblem> {
         guard let parts = URLParts(url), parts.scheme == scheme else {
             // Distinguish an opaque or odd tilecast-ios URL from other schemes.
-            return .failure(url.lowercased().hasPrefix(scheme + ":") ? .forbiddenPart("this shape") : .notADeepLink)
+            let ours = url.utf8.prefix(scheme.utf8.count + 1).map(ScalarText.foldASCII).elementsEqual((scheme + ":").utf8)
+            return .failure(ours ? .forbiddenPart("this shape") : .notADeepLink)
         }
-        guard PercentEncoding.decode(parts.host.utf8).lowercased() == "open" else { return .failure(.notADeepLink) }
+        guard PercentEncoding.decode(parts.host.utf8).asciiLowercased().isExactly("open") else { return .failure(.notADeepLink) }
         guard Patterns.hasLength(url, in: 0...maxLength) else { return .failure(.tooLong) }
         if Patterns.hasForbiddenCharacter(url) { return .failure(.forbiddenPart("white space or control characters")) }
         if parts.userInfo != nil { return .failure(.forbiddenPart("a user or password")) }
         if parts.hasExplicitPort { return .failure(.forbiddenPart("a port")) }
         if parts.fragment != nil { return .failure(.forbiddenPart("a fragment")) }
-        guard parts.path.isEmpty || parts.path == "/" else { return .failure(.forbiddenPart("a path")) }
+        guard parts.path.isEmpty || parts.path.isExactly("/") else { return .failure(.forbiddenPart("a path")) }
         guard let query = parts.query else { return .failure(.missingParameter("installation")) }
 
         var installation: String?
         var path: String?
+        // Split on bytes: a mark after `&` or `=` does not hide it (§5).
         for item in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let pieces = item.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let rawName = pieces.first, hasValidEscapes(item) else { return .failure(.forbiddenPart("invalid percent escapes")) }
             let name = PercentEncoding.decode(rawName)
-            guard name == "installation" || name == "path" else { continue }  // other parameters are ignored
+            guard name.isExactly("installation") || name.isExactly("path") else { continue }  // other parameters are ignored
             guard pieces.count == 2 else { return .failure(.missingParameter(name)) }
             let value = PercentEncoding.decode(pieces[1])
-            if name == "installation" {
+            if name.isExactly("installation") {
                 guard installation == nil else { return .failure(.repeatedParameter(name)) }
                 installation = value
             } else {

@@ -1,17 +1,19 @@
 /// A web origin: scheme, host and port, compared exactly (default ports made explicit).
+/// Equal means the same scalars: `String`'s `==` (canonical equivalence) would make
+/// `é` and `e` + U+0301 one host.
 public struct Origin: Sendable, Hashable, CustomStringConvertible {
     /// Lowercased `http` or `https`.
     public let scheme: String
-    /// Lowercased; an IPv6 address without brackets.
+    /// ASCII-lowercased (§5: case-insensitive is ASCII case folding); an IPv6 address without brackets.
     public let host: String
     /// The effective port: the default for the scheme when none was written.
     public let port: Int
 
     public init?(scheme: String, host: String, port: Int?) {
-        let scheme = scheme.lowercased()
+        let scheme = scheme.asciiLowercased()
         guard let defaultPort = Self.defaultPort(scheme), !host.isEmpty else { return nil }
         self.scheme = scheme
-        self.host = host.lowercased()
+        self.host = host.asciiLowercased()
         // A page may report its origin's default port as 0.
         let port = port ?? 0
         guard (0...65535).contains(port) else { return nil }
@@ -36,18 +38,33 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
 
     public var isDefaultPort: Bool { Self.defaultPort(scheme) == port }
 
+    public static func == (a: Origin, b: Origin) -> Bool {
+        a.port == b.port && a.scheme.isExactly(b.scheme) && a.host.isExactly(b.host)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(port)
+        for byte in scheme.utf8 { hasher.combine(byte) }
+        hasher.combine(0xFF as UInt8)  // never a byte of UTF-8: the scheme ends here
+        for byte in host.utf8 { hasher.combine(byte) }
+    }
+
     /// `scheme://host[:port]`, the port only when it is not the default, IPv6 in brackets.
     public var description: String {
-        let hostText = host.contains(":") ? "[\(host)]" : host
+        let hostText = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return isDefaultPort ? "\(scheme)://\(hostText)" : "\(scheme)://\(hostText):\(port)"
     }
 }
 
 /// The pieces of an absolute hierarchical URL (`scheme://authority/path?query#fragment`), split
 /// without normalizing anything. Enough for the contract's checks; not a general URL parser.
+/// Every delimiter is found on UTF-8 bytes (CONTRACT.md §5): a mark after `@`, `/`, `?`, `#`
+/// or `:` does not hide it, and each piece keeps its scalars exactly.
 struct URLParts {
+    /// ASCII-lowercased.
     var scheme: String
     var userInfo: Substring?
+    /// ASCII-lowercased; an IPv6 address without brackets.
     var host: String
     var port: Int?
     /// The port exactly as written (`:` present), even when it equals the default.
@@ -57,39 +74,41 @@ struct URLParts {
     var fragment: Substring?
 
     init?(_ url: String) {
-        guard let schemeEnd = url.firstIndex(of: ":") else { return nil }
+        guard let schemeEnd = url.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let scheme = url[..<schemeEnd]
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
+        guard let first = scheme.utf8.first, first &- UInt8(ascii: "a") < 26 || first &- UInt8(ascii: "A") < 26,
               scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) })
         else { return nil }
-        self.scheme = scheme.lowercased()
-        var rest = url[url.index(after: schemeEnd)...]
-        guard rest.hasPrefix("//") else { return nil }
-        rest = rest.dropFirst(2)
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        self.scheme = scheme.asciiLowercased()
+        let afterScheme = url[url.utf8.index(after: schemeEnd)...]
+        guard afterScheme.utf8.starts(with: "//".utf8) else { return nil }
+        let rest = afterScheme[afterScheme.utf8.index(afterScheme.startIndex, offsetBy: 2)...]
+        let authorityEnd = rest.utf8.firstIndex(where: {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        }) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         var tail = rest[authorityEnd...]
-        if let at = authority.lastIndex(of: "@") {
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
             userInfo = authority[..<at]
-            authority = authority[authority.index(after: at)...]
+            authority = authority[authority.utf8.index(after: at)...]
         }
         // Host and port; an IPv6 literal is bracketed.
         var hostPart: Substring
         var portPart: Substring? = nil
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
+        if authority.utf8.first == UInt8(ascii: "[") {
+            guard let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostPart = authority[authority.utf8.index(after: authority.startIndex)..<close]
+            let after = authority[authority.utf8.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { return nil }
-                portPart = after.dropFirst()
+                guard after.utf8.first == UInt8(ascii: ":") else { return nil }
+                portPart = after[after.utf8.index(after: after.startIndex)...]
             }
             guard !hostPart.isEmpty, hostPart.unicodeScalars.allSatisfy({ $0.isASCIIHexDigit || $0 == ":" || $0 == "." }) else {
                 return nil
             }
-        } else if let colon = authority.lastIndex(of: ":") {
+        } else if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
             hostPart = authority[..<colon]
-            portPart = authority[authority.index(after: colon)...]
+            portPart = authority[authority.utf8.index(after: colon)...]
         } else {
             hostPart = authority
         }
@@ -100,21 +119,15 @@ struct URLParts {
             port = value
         }
         guard !hostPart.isEmpty else { return nil }
-        host = hostPart.lowercased()
-        if let hash = tail.firstIndex(of: "#") {
-            fragment = tail[tail.index(after: hash)...]
+        host = hostPart.asciiLowercased()
+        if let hash = tail.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = tail[tail.utf8.index(after: hash)...]
             tail = tail[..<hash]
         }
-        if let question = tail.firstIndex(of: "?") {
-            query = tail[tail.index(after: question)...]
+        if let question = tail.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = tail[tail.utf8.index(after: question)...]
             tail = tail[..<question]
         }
         path = tail
     }
-}
-
-extension Unicode.Scalar {
-    var isASCIILetter: Bool { (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) }
-    var isASCIIDigit: Bool { (0x30...0x39).contains(value) }
-    var isASCIIHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(value) || (0x61...0x66).contains(value) }
 }

@@ -26,37 +26,39 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
     public var isPlainHTTP: Bool { origin.scheme == "http" }
     public var description: String { normalized }
 
-    /// Trim; a bare host gets `https://`; http or https only; no user info, query or fragment;
-    /// path empty or `/`; host lowercased; port kept. Plain http only for local addresses.
+    /// Trim (as JavaScript trims); a bare host gets `https://`; http or https only; no user
+    /// info, query or fragment; path empty or `/`; host ASCII-lowercased; port kept. Plain http
+    /// only for local addresses. Every delimiter is found on scalars (CONTRACT.md §5).
     public static func parse(_ input: String) -> Result<ServerAddress, ServerAddressProblem> {
         let trimmed = input.trimmingWhitespace()
         guard !trimmed.isEmpty else { return .failure(.empty) }
-        let text = trimmed.contains("://") ? trimmed : "https://" + trimmed
+        let text = trimmed.firstScalarRange(of: "://") != nil ? trimmed : "https://" + trimmed
         if Patterns.hasForbiddenCharacter(text) { return .failure(.invalid("it contains spaces or control characters")) }
-        guard let schemeEnd = text.firstRange(of: "://") else { return .failure(.invalid("it has no scheme")) }
-        let scheme = text[..<schemeEnd.lowerBound].lowercased()
-        guard scheme == "http" || scheme == "https" else { return .failure(.unsupportedScheme(scheme)) }
+        guard let schemeEnd = text.firstScalarRange(of: "://") else { return .failure(.invalid("it has no scheme")) }
+        let scheme = text[..<schemeEnd.lowerBound].asciiLowercased()
+        guard scheme.isExactly("http") || scheme.isExactly("https") else { return .failure(.unsupportedScheme(scheme)) }
         guard let parts = URLParts(text) else { return .failure(.invalid("it cannot be read as a URL")) }
         if parts.userInfo != nil { return .failure(.invalid("it contains a user name or password")) }
         if parts.query != nil { return .failure(.invalid("it contains a query (?…)")) }
         if parts.fragment != nil { return .failure(.invalid("it contains a fragment (#…)")) }
-        guard parts.path.isEmpty || parts.path == "/" else { return .failure(.containsPath) }
+        guard parts.path.isEmpty || parts.path.isExactly("/") else { return .failure(.containsPath) }
         let host = parts.host
         guard isValidHost(host) else { return .failure(.invalid("\"\(host)\" is not a host name or address")) }
-        if scheme == "http" && !isLocal(host) { return .failure(.publicHTTP(host: host)) }
+        if scheme.isExactly("http") && !isLocal(host) { return .failure(.publicHTTP(host: host)) }
         guard let origin = Origin(scheme: scheme, host: host, port: parts.port) else {
             return .failure(.invalid("the port is out of range"))
         }
-        let hostText = host.contains(":") ? "[\(host)]" : host
+        let hostText = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         let normalized = parts.port.map { "\(scheme)://\(hostText):\($0)" } ?? "\(scheme)://\(hostText)"
         return .success(ServerAddress(origin: origin, normalized: normalized))
     }
 
     public static func isValidHost(_ host: String) -> Bool {
-        if host.contains(":") {
+        if host.utf8.contains(UInt8(ascii: ":")) {
             return host.unicodeScalars.allSatisfy { $0.isASCIIHexDigit || $0 == ":" || $0 == "." }
         }
-        guard !host.hasPrefix("."), !host.hasSuffix(".") else { return false }
+        // The first and last scalars: a spacing mark after a leading `.` must not hide it.
+        guard host.utf8.first != UInt8(ascii: "."), host.utf8.last != UInt8(ascii: ".") else { return false }
         return host.unicodeScalars.allSatisfy {
             $0 == "-" || $0 == "." || $0.properties.isAlphabetic || $0.properties.numericType != nil
         }
@@ -64,14 +66,15 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Hosts that may use plain http: loopback, private and link-local IPv4, `localhost`, `*.local`, `::1`.
     public static func isLocal(_ host: String) -> Bool {
-        let host = host.lowercased()
-        if host == "localhost" || host.hasSuffix(".local") || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let host = host.asciiLowercased()
+        if host.isExactly("localhost") || host.utf8.suffix(6).elementsEqual(".local".utf8) || host.isExactly("::1") { return true }
+        let parts = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 4 else { return false }
         var octets: [Int] = []
         for part in parts {
-            guard !part.isEmpty, part.utf8.count <= 3, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  let value = Int(part), value <= 255 else { return false }
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return false }
+            let value = part.reduce(0) { $0 * 10 + Int($1 - 48) }
+            guard value <= 255 else { return false }
             octets.append(value)
         }
         switch (octets[0], octets[1]) {

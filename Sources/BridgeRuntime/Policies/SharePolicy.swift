@@ -18,6 +18,7 @@ public enum SharePolicy {
 
     /// Prefixes of Tilecast credentials (access, refresh, device, pairing), matched anywhere.
     static let credentialMarkers = ["tca_", "tcr_", "tc_device_", "tc_pair"]
+    private static let markerBytes = credentialMarkers.map { Array($0.utf8) }
 
     struct ContentProblem { let field: String?; let reason: String }
 
@@ -35,7 +36,7 @@ public enum SharePolicy {
     /// Why `url` may not be shared, or nil: absolute http(s), no user info, no white space,
     /// control character or backslash anywhere, no credential-named parameter.
     public static func urlProblem(_ url: String) -> String? {
-        guard url.hasPrefix("https://") || url.hasPrefix("http://") else { return "must be an absolute http or https URL" }
+        guard url.utf8.starts(with: "https://".utf8) || url.utf8.starts(with: "http://".utf8) else { return "must be an absolute http or https URL" }
         if Patterns.hasForbiddenCharacter(url) { return "must not contain white space, control characters or a backslash" }
         guard let parts = URLParts(url) else { return "is not a valid URL" }
         if parts.userInfo != nil { return "must not contain user information" }
@@ -48,20 +49,24 @@ public enum SharePolicy {
     }
 
     /// The first parameter name in a query or fragment that is a credential, read the way form
-    /// decoding reads it: split on `&` or `;`, `+` as space, percent-decoded, trimmed, lowercased.
+    /// decoding reads it: split on `&` or `;` (as bytes, so no mark hides them), `+` as space,
+    /// percent-decoded, trimmed as JavaScript trims, ASCII-lowercased.
     static func credentialParameter(in component: Substring) -> String? {
         for pair in component.utf8.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }) {
             let nameBytes = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false).first ?? pair
             let name = PercentEncoding.decode(nameBytes, plusAsSpace: true)
-                .trimmingWhitespace().lowercased()
-            if credentialParameters.contains(name) { return name }
+                .trimmingWhitespace().asciiLowercased()
+            // Every listed name is ASCII, and for ASCII the set's `==` is byte equality.
+            if name.utf8.allSatisfy({ $0 < 0x80 }), credentialParameters.contains(name) { return name }
         }
         return nil
     }
 
+    /// A credential marker anywhere, ASCII letters in either case, matched on the UTF-8 bytes:
+    /// a mark after the marker's `_` does not hide it.
     public static func containsCredentialMarker(_ text: String) -> Bool {
-        let lowered = text.lowercased()
-        return credentialMarkers.contains { lowered.contains($0) }
+        var text = text
+        return text.withUTF8 { bytes in markerBytes.contains { ScalarText.containsFoldingASCII(bytes, $0) } }
     }
 
     /// The origin rule, for content that passed the content rules: a URL on the server's own
@@ -70,20 +75,10 @@ public enum SharePolicy {
         guard let url = share.url, let serverOrigin, let parts = URLParts(url),
               let origin = Origin(scheme: parts.scheme, host: parts.host, port: parts.port),
               origin == serverOrigin else { return .allowed }
-        let path = PercentEncoding.decode(parts.path.utf8).lowercased()
+        let path = PercentEncoding.decode(parts.path.utf8).asciiLowercased()
         for root in ["/api", "/__native"] where StudioPath.isInTree(path[...], root: root) {
             return .unavailable(reason: "links into the server's \(root) tree are not shared")
         }
         return .allowed
-    }
-}
-
-extension String {
-    /// Without leading and trailing Unicode white space.
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(String.UnicodeScalarView(scalars[start...end]))
     }
 }

@@ -16,12 +16,12 @@ public struct ServerIdentity: Sendable, Equatable {
     public static let timeoutSeconds = 10.0
     public static let path = "/api/v1/system/identity"
 
-    /// Lowercased UUID.
+    /// ASCII-lowercased UUID.
     public var installationId: String
     public var organizationName: String
 
     public init(installationId: String, organizationName: String) {
-        self.installationId = installationId.lowercased()
+        self.installationId = installationId.asciiLowercased()
         self.organizationName = organizationName
     }
 
@@ -45,8 +45,8 @@ public struct ServerIdentity: Sendable, Equatable {
         guard body.count <= maxBytes else { return .failure(.tooLarge) }
         guard let document = try? JSONParser.parse(bytes: body, maxDepth: 16) else { return .failure(.notJSON) }
         guard case .object(let data)? = document.objectValue?["data"] else { return .failure(.notTilecast("no data object")) }
-        guard data["product"] == "tilecast" else { return .failure(.notTilecast("product is not tilecast")) }
-        guard data["apiVersion"] == "v1" else { return .failure(.notTilecast("apiVersion is not v1")) }
+        guard data["product"]?.stringValue?.isExactly("tilecast") == true else { return .failure(.notTilecast("product is not tilecast")) }
+        guard data["apiVersion"]?.stringValue?.isExactly("v1") == true else { return .failure(.notTilecast("apiVersion is not v1")) }
         guard case .string(let id)? = data["installationId"], Patterns.isUUID(id) else {
             return .failure(.notTilecast("installationId is not a UUID"))
         }

@@ -10,15 +10,15 @@ public struct ServerRecord: Sendable, Equatable {
         self.id = id; self.name = name; self.address = address; self.identity = identity
     }
 
-    /// A handle from a name: lowercase letters and digits joined by dashes, made unique.
+    /// A handle from a name: ASCII letters (lowercased) and digits joined by dashes, made unique.
     public static func makeId(from name: String, taken: Set<String>) -> String {
         var slug = ""
-        for scalar in name.lowercased().unicodeScalars {
+        for scalar in name.asciiLowercased().unicodeScalars {
             if (scalar.isASCIILetter || scalar.isASCIIDigit) { slug.unicodeScalars.append(scalar) }
-            else if !slug.isEmpty && !slug.hasSuffix("-") { slug += "-" }
-            if slug.count >= 32 { break }
+            else if !slug.isEmpty && slug.utf8.last != UInt8(ascii: "-") { slug += "-" }
+            if slug.utf8.count >= 32 { break }
         }
-        while slug.hasSuffix("-") { slug.removeLast() }
+        while slug.utf8.last == UInt8(ascii: "-") { slug.removeLast() }
         if slug.isEmpty { slug = "server" }
         var candidate = slug
         var n = 2
@@ -28,7 +28,7 @@ public struct ServerRecord: Sendable, Equatable {
 
     /// What a fresh identity check means for this saved server.
     public func verify(_ fresh: ServerIdentity) -> IdentityVerdict {
-        fresh.installationId == identity.installationId ? .matches : .installationChanged(saved: identity.installationId, now: fresh.installationId)
+        fresh.installationId.isExactly(identity.installationId) ? .matches : .installationChanged(saved: identity.installationId, now: fresh.installationId)
     }
 }
 

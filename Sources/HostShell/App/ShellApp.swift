@@ -108,7 +108,7 @@ final class ShellApp {
         case .success(let parsed):
             link = parsed
         }
-        guard let record = records.first(where: { $0.identity.installationId.lowercased() == link.installationId }) else {
+        guard let record = link.server(in: records) else {
             return notice(opened: false, "That link is for a server that is not set up here (installation \(link.installationId)). Add the server with hostshell server add, then open the link again.")
         }
         if record.id != session.record.id { switchTo(record.id) }  // a link queued for the other server is dropped with it

@@ -80,7 +80,7 @@ enum OpenCommand {
             }
             record = found
         } else if let openURL, case .success(let link) = DeepLink.parse(openURL),
-                  let linked = records.first(where: { $0.identity.installationId.lowercased() == link.installationId }) {
+                  let linked = link.server(in: records) {
             record = linked  // the link names its server
         } else if records.count == 1 {
             record = records[0]
