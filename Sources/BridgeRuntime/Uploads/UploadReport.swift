@@ -48,6 +48,8 @@ public struct UploadFailure: Sendable, Equatable {
     public var name: String
     public var reason: UploadProblem
     public var problem: String { reason.message }
+    /// "NAME was not uploaded: PROBLEM".
+    public var sentence: String { "\(name) was not uploaded: \(problem)" }
 
     public init(name: String, reason: UploadProblem) { self.name = name; self.reason = reason }
 }
@@ -72,7 +74,7 @@ public struct UploadSummary: Sendable, Equatable {
     public var notice: String? {
         if let first = failed.first {
             let others = failed.count > 1 ? " (and \(failed.count - 1) more)" : ""
-            return "\(first.name) was not uploaded: \(first.problem)\(others)."
+            return "\(first.sentence)\(others)."
         }
         return cancelled ? "Upload cancelled." : nil
     }

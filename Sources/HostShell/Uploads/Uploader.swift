@@ -104,7 +104,7 @@ final class Uploader {
         case .uploadCompleted:
             onCompleted?()
         case .fileFinished(let index, let problem):
-            if let problem { printError("hostshell: \(batch.files[index].name) was not uploaded: \(problem.message)") }
+            if let problem { printError("hostshell: " + UploadFailure(name: batch.files[index].name, reason: problem).sentence) }
         case .batchDone(let summary):
             let done = onDone
             onDone = nil
