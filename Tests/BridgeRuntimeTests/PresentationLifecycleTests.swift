@@ -162,11 +162,14 @@ struct PresentationLifecycleTests {
     func failures() {
         var life = Self.prewarmed()
         let failed = life.reduce(.pageFailed(page: 1))
-        #expect(Self.discarded(failed) == [1] && Self.made(failed) == [2])
+        #expect(Self.discarded(failed) == [1] && Self.made(failed).isEmpty, "no page is made in a process that is being replaced")
+        #expect(Self.toMain(failed) == [.presentationAvailable(false)])
         #expect(life.reduce(.pageFailed(page: 1)).isEmpty, "an old page's report")
+        #expect(Self.made(life.reduce(.mainReady(true))) == [2], "main said it is ready again: a fresh page")
         _ = life.reduce(.pageReady(page: 2))
         _ = life.reduce(.open(Self.request, now: 0))
         #expect(Self.toMain(life.reduce(.pageFailed(page: 2))).contains(.presentationEnded(presentationId: "p1")))
+        _ = life.reduce(.mainReady(true))
         #expect(Self.discarded(life.reduce(.discardPrewarmed)) == [3], "/login drops the prewarmed page")
     }
 

@@ -80,7 +80,7 @@ public struct PresentationLifecycle: Sendable, Equatable {
         case navigationPressed
         /// The person pressed a header action or chose a header menu item.
         case actionPressed(String)
-        /// The sheet page's web process ended.
+        /// The sheet page's web process ended; main reports its readiness again afterwards.
         case pageFailed(page: Int)
         /// Main went to `/login` (a prewarmed page would carry the old sign-in), or the system is
         /// short of memory (pauses prewarming too).
@@ -235,7 +235,10 @@ public struct PresentationLifecycle: Sendable, Equatable {
 
         case .pageFailed(let id):
             guard page?.id == id else { return [] }
-            // The sheet showing, if any, ends; a fresh page is prewarmed.
+            // The sheet showing, if any, ends. The sheet page runs in main's web process, so
+            // main's page has most likely died with it: a fresh page waits until main reports
+            // that it is ready again (a page made now would start in a process being replaced).
+            mainReady = false
             return shown != nil ? dismiss() : discardPage()
 
         case .discardPrewarmed:

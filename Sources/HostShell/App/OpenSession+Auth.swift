@@ -10,14 +10,6 @@ extension OpenSession {
         auth.parentWindow = { [weak self] in self.flatMap { windowOf($0.view.widget) } }
         auth.onStudioEffect = { [weak self] effect in self?.performAuth(effect) }
         page.setCredentialAvailable(auth.credential != nil)
-        page.onDocumentCommitted = { [weak self] uri in self?.documentCommitted(uri) }
-        page.onStudioSignedOut = { [weak self] in self?.auth.send(.studioSignedOut) }
-        // Whatever else watches the page keeps watching (OpenSession's reveal and sheets).
-        let others = page.onStateChanged
-        page.onStateChanged = { [weak self] in
-            others?()
-            self?.reportReady()
-        }
     }
 
     /// The authentication window (the app menu's and the control interface's Sign In).
@@ -39,14 +31,14 @@ extension OpenSession {
         }
     }
 
-    private func documentCommitted(_ uri: String) {
+    func documentCommitted(_ uri: String) {
         let onLoginPage = SignInRequest.isLoginPage(uri, origin: record.address.origin)
         if onLoginPage { presentations?.discard() }  // a prewarmed sheet page would carry the old sign-in
         auth.send(.documentCommitted(onLoginPage: onLoginPage))
     }
 
     /// Tells the life cycle once when the committed document sent `frontend/ready`.
-    private func reportReady() {
+    func reportReady() {
         guard page.session.frontendReady, !auth.lifecycle.studio.ready else { return }
         auth.send(.studioReady(speaksAuthLifecycle: page.session.studioCapabilities.contains(.authLifecycle)))
     }

@@ -60,7 +60,7 @@ extension OpenSession {
             let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated {
                 switch event {
-                case WEBKIT_LOAD_COMMITTED: session.loadingEvent(.loadCommitted(status: session.page.documentStatus, uri: session.page.uri ?? ""))
+                case WEBKIT_LOAD_COMMITTED: session.loadingEvent(.loadCommitted(status: session.page.web.documentStatus, uri: session.page.uri ?? ""))
                 case WEBKIT_LOAD_FINISHED: session.loadingEvent(.loadFinished)
                 default: break
                 }

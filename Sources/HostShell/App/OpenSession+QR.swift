@@ -5,21 +5,21 @@ import CGtk
 /// no camera here), and the text goes back as `system/qr-scan-result`. The control interface can
 /// answer with a value or an image instead of a person.
 extension OpenSession {
-    func connectQR(_ page: StudioPage) {
-        page.onStartQRScan = { [weak self, weak page] requestId in
-            guard let self, let page else { return }
-            self.qrScan = QRScanDialog(parent: page.window) { [weak self, weak page] value in
-                guard let self else { return }
-                self.qrScan = nil
-                page?.finishQRScan(requestId, value: value)
-                self.onScreenChanged?()
-            }
+    /// Opens the scan dialog for `page`'s request.
+    func startQRScan(_ requestId: String, for page: StudioPage) {
+        qrScan = QRScanDialog(parent: page.window) { [weak self, weak page] value in
+            guard let self else { return }
+            self.qrScan = nil
+            page?.finishQRScan(requestId, value: value)
             self.onScreenChanged?()
         }
-        page.onWithdrawQRScan = { [weak self] _ in
-            guard let self, let scan = self.qrScan else { return }
-            self.qrScan = nil
-            scan.finish(nil)
-        }
+        onScreenChanged?()
+    }
+
+    /// Takes the scan away without a result (its document or presentation is gone).
+    func withdrawQRScan() {
+        guard let scan = qrScan else { return }
+        qrScan = nil
+        scan.finish(nil)
     }
 }

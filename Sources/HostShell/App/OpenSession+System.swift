@@ -4,27 +4,25 @@ import CGtk
 /// Haptics and share: feedback made visible in the chrome and recorded; the share panel for
 /// content that passed the refusal rules, and what was chosen in it.
 extension OpenSession {
-    func connectSystem(_ page: StudioPage) {
-        page.onHaptic = { [weak self] feedback in
+    /// Makes haptic feedback visible in the chrome, and records it.
+    func showHaptic(_ feedback: HapticFeedback) {
+        view.pulse(feedback)
+        haptics.append(feedback.rawValue)
+        if haptics.count > 20 { haptics.removeFirst() }
+        onScreenChanged?()
+    }
+
+    /// Opens the share panel for `page`'s request (it passed the refusal rules).
+    func showShare(_ request: ShareRequest, for page: StudioPage) {
+        sharePanel = SharePanel(request, parent: page.window) { [weak self, weak page] choice in
             guard let self else { return }
-            self.view.pulse(feedback)
-            self.haptics.append(feedback.rawValue)
-            if self.haptics.count > 20 { self.haptics.removeFirst() }
+            self.sharePanel = nil
+            self.lastShare = ["choice": .string(choice), "title": request.title.map(JSONValue.string) ?? .null,
+                              "text": request.text.map(JSONValue.string) ?? .null, "url": request.url.map(JSONValue.string) ?? .null]
+            page?.shareClosed()
             self.onScreenChanged?()
         }
-        page.onShare = { [weak self, weak page] request in
-            guard let self, let page else { return }
-            let parent = page.window
-            self.sharePanel = SharePanel(request, parent: parent) { [weak self, weak page] choice in
-                guard let self else { return }
-                self.sharePanel = nil
-                self.lastShare = ["choice": .string(choice), "title": request.title.map(JSONValue.string) ?? .null,
-                                  "text": request.text.map(JSONValue.string) ?? .null, "url": request.url.map(JSONValue.string) ?? .null]
-                page?.shareClosed()
-                self.onScreenChanged?()
-            }
-            self.onScreenChanged?()
-        }
+        onScreenChanged?()
     }
 
     /// For state dumps: the last feedback kinds, the share panel open and the last choice.

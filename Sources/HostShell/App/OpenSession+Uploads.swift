@@ -7,11 +7,10 @@ import Glibc
 /// the panel shows progress and Cancel, and Studio hears `system/media-intake-completed`.
 extension OpenSession {
     func connectUploads() {
-        page.onMediaIntake = { [weak self] request in self?.startIntake(request) }
         view.uploads.onCancel = { [weak self] in self?.uploader?.cancel() }
     }
 
-    private func startIntake(_ request: MediaIntakeRequest) {
+    func startIntake(_ request: MediaIntakeRequest) {
         let chosen: @MainActor ([String]?) -> Void = { [weak self] paths in
             self?.fileChooser = nil
             self?.upload(paths ?? [], for: request)

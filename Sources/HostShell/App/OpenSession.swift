@@ -64,53 +64,41 @@ final class OpenSession {
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
         webkit_settings_set_user_agent(settings, device.userAgent)
         view = StudioView(page: page)
-        page.onStateChanged = { [weak self] in
-            self?.reportPageState()
-            self?.presentations?.mainChanged()
-        }
+        page.host = self
         connectSignals()
         connectLoading()
         connectAuth()
         connectUploads()
-        connectAlerts(page)
-        connectSystem(page)
-        connectQR(page)
-        connectMenus()
+        view.menus.attach(to: page)
         presentations = PresentationController(main: page, networkSession: networkSession, device: device,
                                                anchor: view.widget, prewarms: prewarmSheets)
         presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
         // A sheet page has the same native surface as main: its alerts, share, haptics and scans.
+        presentations.surface = self
         presentations.onPageMade = { [weak self] sheetPage in
             sheetPage.apply(.alertElsewhere(self?.alertSlot.shownElsewhere(for: .sheet) ?? false))
-            self?.connectAlerts(sheetPage)
-            self?.connectSystem(sheetPage)
-            self?.connectQR(sheetPage)
         }
     }
 
-    private func connectMenus() {
-        view.menus.follow(page) { [weak self] in self?.onScreenChanged?() }
-    }
-
-    private func connectAlerts(_ page: StudioPage) {
-        page.onShowAlert = { [weak self, weak page] request in
+    /// Shows `request`, `page`'s alert (the slot was free: its session said yes).
+    func showAlert(_ request: AlertRequest, for page: StudioPage) {
+        alertDialog = AlertDialog(request, parent: page.window) { [weak self, weak page] actionId in
             guard let self, let page else { return }
-            self.alertDialog = AlertDialog(request, parent: page.window) { [weak self, weak page] actionId in
-                guard let self, let page else { return }
-                self.alertDialog = nil
-                self.alertEnded(on: page)
-                page.answerAlert(request.alertId, actionId: actionId)
-            }
-            self.tellPages(self.alertSlot.shown(by: self.role(of: page), among: [.main, .sheet]))
-            self.onScreenChanged?()
-        }
-        page.onWithdrawAlert = { [weak self, weak page] alertId in
-            guard let self, let page, self.alertSlot.owner == self.role(of: page), self.alertDialog?.request.alertId == alertId else { return }
-            self.alertDialog?.withdraw()
             self.alertDialog = nil
             self.alertEnded(on: page)
-            self.onScreenChanged?()
+            page.answerAlert(request.alertId, actionId: actionId)
         }
+        tellPages(alertSlot.shown(by: role(of: page), among: [.main, .sheet]))
+        onScreenChanged?()
+    }
+
+    /// Takes `page`'s alert away unanswered (cancelled by Studio, or its document is gone).
+    func withdrawAlert(_ alertId: String, for page: StudioPage) {
+        guard alertSlot.owner == role(of: page), alertDialog?.request.alertId == alertId else { return }
+        alertDialog?.withdraw()
+        alertDialog = nil
+        alertEnded(on: page)
+        onScreenChanged?()
     }
 
     /// Main's page or the sheet page: which of the two an alert belongs to.

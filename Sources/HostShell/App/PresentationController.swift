@@ -26,8 +26,10 @@ final class PresentationController {
     private var mainDocuments = 0
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
-    /// Called with each sheet page made, to give it the session's native surface.
+    /// Called with each sheet page made (to tell it whether an alert shows elsewhere).
     var onPageMade: ((StudioPage) -> Void)?
+    /// Carries out what the sheet page shares with main: alerts, share, haptics, QR scans.
+    weak var surface: (any StudioPageHost)?
 
     init(main: StudioPage, networkSession: NetworkSessionPointer, device: DeviceProfile, anchor: WidgetPointer, prewarms: Bool) {
         self.main = main
@@ -36,12 +38,11 @@ final class PresentationController {
         self.anchor = anchor
         life = PresentationLifecycle(prewarms: prewarms)
         timers = TimerBank { [weak self] timer in self?.send(.timerFired(timer)) }
-        main.onPresentationEffect = { [weak self] effect in
-            guard case .openPresentation(let request) = effect else { return }
-            self?.send(.open(request, now: monotonicSeconds()))
-        }
         MemoryPressure.shared.watch(self) { [weak self] in self?.send(.memoryPressure) }
     }
+
+    /// Main's page asked for a sheet (its session already said yes).
+    func open(_ request: PresentationOpen) { send(.open(request, now: monotonicSeconds())) }
 
     /// Feeds the machine an event and carries out what it asks, in order.
     func send(_ event: PresentationLifecycle.Event) {
@@ -77,7 +78,7 @@ final class PresentationController {
             layer?.show(request)
             layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
         case .waitForPaint(let id):
-            sheetPage?.whenPainted { [weak self] in self?.send(.painted(presentationId: id, now: monotonicSeconds())) }
+            sheetPage?.web.whenPainted { [weak self] in self?.send(.painted(presentationId: id, now: monotonicSeconds())) }
         case .reveal: layer?.content.reveal()
         case .applyHeader(let header, let navigation):
             layer?.content.apply(header: header)
@@ -103,15 +104,10 @@ final class PresentationController {
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
         sheetPage = page
         pageId = id
-        page.onPresentationEffect = { [weak self] effect in self?.sheetEffect(effect, page: id) }
-        page.onDelivered = { [weak self] message, accepted in
-            guard case .presentationShow(let presentationId, _) = message else { return }
-            self?.send(.showAnswered(presentationId: presentationId, accepted: accepted))
-        }
-        page.onWebProcessTerminated = { [weak self] in self?.send(.pageFailed(page: id)) }
+        page.host = self
         // It waits laid out at `size`: a page laid out at its sheet's size already paints sooner.
         let layer = InWindowSheet(page: page, device: device, overlay: anchor, size: size)
-        layer.content.menus.follow(page) { [weak self] in self?.onChanged?() }
+        layer.content.menus.attach(to: page)
         layer.content.onDismiss = { [weak self] in self?.send(.dismissRequested) }
         layer.content.onNavigation = { [weak self] in self?.send(.navigationPressed) }
         layer.content.onAction = { [weak self] actionId in self?.send(.actionPressed(actionId)) }
@@ -120,15 +116,6 @@ final class PresentationController {
         page.load(main.serverOrigin.description + "/__native/modal")
     }
 
-    private func sheetEffect(_ effect: PageEffect, page id: Int) {
-        switch effect {
-        case .presentationReady: send(.pageReady(page: id))
-        case .presentationUpdated(let update): send(.updated(update))
-        case .closePresentation(let presentationId): send(.closeRequested(presentationId: presentationId))
-        case .navigateFromPresentation(let presentationId, let path): send(.navigateRequested(presentationId: presentationId, path: path))
-        default: break
-        }
-    }
 
     /// Drops the sheet page and its sheet.
     private func discardPage() {
@@ -187,4 +174,38 @@ final class PresentationController {
     /// The page of the sheet shown, and its menus: what the person is looking at.
     var shownPage: StudioPage? { life.shown != nil ? sheetPage : nil }
     var shownMenus: ActionMenuLayer? { life.shown != nil ? layer?.content.menus : nil }
+}
+
+/// The controller as the sheet page's performer: the presentation's effects become the life
+/// cycle's events, the sheet's menus are drawn in its layer, and the rest is the session's.
+extension PresentationController: StudioPageHost {
+    func perform(_ effect: PageEffect, for page: StudioPage) {
+        guard page === sheetPage else { return }
+        switch effect {
+        case .presentationReady: send(.pageReady(page: pageId))
+        case .presentationUpdated(let update): send(.updated(update))
+        case .closePresentation(let presentationId): send(.closeRequested(presentationId: presentationId))
+        case .navigateFromPresentation(let presentationId, let path): send(.navigateRequested(presentationId: presentationId, path: path))
+        case .menusChanged, .showMenu, .hideMenu:
+            _ = layer?.content.menus.perform(effect, for: page)
+            onChanged?()
+        default: surface?.perform(effect, for: page)
+        }
+    }
+
+    func studioPage(_ page: StudioPage, delivered message: HostMessage, accepted: Bool) {
+        guard page === sheetPage, case .presentationShow(let presentationId, _) = message else { return }
+        send(.showAnswered(presentationId: presentationId, accepted: accepted))
+    }
+
+    func studioPageProcessEnded(_ page: StudioPage, reason: WebKitWebProcessTerminationReason) {
+        guard page === sheetPage else { return }
+        // WebKit is still telling the process's other views (main's page shares it) that it
+        // ended: drop this page, and report main's readiness, once it is done.
+        let id = pageId
+        MainLoop.after(milliseconds: 0) { [weak self] in
+            self?.send(.pageFailed(page: id))
+            self?.mainChanged()
+        }
+    }
 }

@@ -99,6 +99,7 @@ private final class Probe {
     var server: FixtureServer?
     var page: StudioPage?
     var window: StudioWindow?
+    var pageHost: ChromeOnlyHost?
     var succeeded = false
     var settling = false
 
@@ -140,7 +141,9 @@ private final class Probe {
         let window = StudioWindow(page: page, title: "HostShell probe")
         self.window = window
         window.present()
-        page.onStateChanged = { [unowned self] in self.check() }
+        let pageHost = ChromeOnlyHost(view: window.view) { [unowned self] in self.check() }
+        self.pageHost = pageHost
+        page.host = pageHost
         if untilTitle != nil {
             // Titles change without bridge traffic: look at them as the page runs.
             onNotify(UnsafeMutableRawPointer(page.view), "title") { [unowned self] in self.check() }
@@ -155,9 +158,9 @@ private final class Probe {
     func check() {
         guard !settling, let page else { return }
         if let untilTitle {
-            guard page.title?.hasPrefix(untilTitle) == true else { return }
+            guard page.web.title?.hasPrefix(untilTitle) == true else { return }
         } else {
-            guard page.session.negotiated, page.loadFinished, page.session.nativeChrome.layout != .none,
+            guard page.session.negotiated, page.web.loadFinished, page.session.nativeChrome.layout != .none,
                   page.session.activeDestinationId != nil else { return }
         }
         // Let the page paint before the state (and picture) is taken.
@@ -171,8 +174,8 @@ private final class Probe {
         if let page {
             var report = StateReport.json(page.session).objectValue ?? JSONObject()
             report["url"] = page.uri.map(JSONValue.string) ?? .null
-            report["loadFinished"] = .bool(page.loadFinished)
-            report["title"] = page.title.map(JSONValue.string) ?? .null
+            report["loadFinished"] = .bool(page.web.loadFinished)
+            report["title"] = page.web.title.map(JSONValue.string) ?? .null
             report["messagesReceived"] = .number(Double(page.messagesReceived))
             print(JSONWriter.string(.object(report)))
         }

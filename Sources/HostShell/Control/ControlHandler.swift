@@ -155,7 +155,7 @@ final class ControlHandler {
             } else {
                 target = page
             }
-            target.evaluate(script, done: { result in
+            target.web.evaluate(script, done: { result in
                 switch result {
                 case .success(let value): ok(value)
                 case .failure(let error): fail("the script failed: \(error.message)")

@@ -14,6 +14,7 @@ final class LiveBench {
     private let loop = g_main_loop_new(nil, 0)
     private var page: StudioPage!
     private var window: StudioWindow!
+    private var host: ChromeOnlyHost!
     private var arrivals: [Double] = []
     private var chromeMs: Double?
     private var done = false
@@ -33,13 +34,14 @@ final class LiveBench {
         window = StudioWindow(page: page, title: "HostShell bench")
         window.present()
         page.onMessageArrived = { [unowned self] in self.arrivals.append(monotonicSeconds() * 1e6) }
-        page.onStateChanged = { [unowned self] in
+        host = ChromeOnlyHost(view: window.view) { [unowned self] in
             guard self.chromeMs == nil, self.page.session.nativeChrome.layout != .none else { return }
             self.chromeMs = Self.msSinceLaunch()
             MainLoop.after(milliseconds: 500) { [unowned self] in self.finish() }
         }
+        page.host = host
         onNotify(UnsafeMutableRawPointer(page.view), "title") { [unowned self] in
-            if self.page.title?.hasPrefix("bench:") == true { self.finish() }
+            if self.page.web.title?.hasPrefix("bench:") == true { self.finish() }
         }
         MainLoop.after(milliseconds: 60_000) { [unowned self] in self.finish() }
         g_main_loop_run(loop)

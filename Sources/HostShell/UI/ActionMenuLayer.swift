@@ -148,21 +148,22 @@ final class ActionMenuLayer {
 }
 
 extension ActionMenuLayer {
-    /// Draws `page`'s menus and passes the person's clicks back to its session; `changed` is
-    /// called after each change (state dumps).
-    func follow(_ page: StudioPage, changed: @escaping @MainActor () -> Void) {
-        page.onMenuEffect = { [weak self, weak page] effect in
-            guard let self, let page else { return }
-            switch effect {
-            case .menusChanged: self.update(armed: page.session.armedMenu, triggers: page.session.triggers)
-            case .showMenu(let menu): self.show(menu)
-            case .hideMenu: self.hide()
-            default: return
-            }
-            changed()
-        }
+    /// Passes the person's clicks on this layer to `page`'s session.
+    func attach(to page: StudioPage) {
         onOpen = { [weak page] menuId in page?.apply(.menuOpenRequested(menuId: menuId)) }
         onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
         onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
+    }
+
+    /// Carries out a menu effect of `page`'s session (the armed menu or triggers changed, show or
+    /// hide a menu); false for any other effect.
+    func perform(_ effect: PageEffect, for page: StudioPage) -> Bool {
+        switch effect {
+        case .menusChanged: update(armed: page.session.armedMenu, triggers: page.session.triggers)
+        case .showMenu(let menu): show(menu)
+        case .hideMenu: hide()
+        default: return false
+        }
+        return true
     }
 }

@@ -84,7 +84,6 @@ final class StudioView {
         tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
         sidebar.onTap = { [weak page] id in page?.tap(destination: id) }
         backBar.onBack = { [weak page] in page?.tapBack() }
-        page.onChromeChanged = { [weak self] chrome in self?.show(chrome) }
         show(page.session.nativeChrome)
         installShortcuts()
     }
@@ -131,7 +130,7 @@ final class StudioView {
         }
     }
 
-    private func show(_ chrome: NativeChrome) {
+    func show(_ chrome: NativeChrome) {
         if chrome.layout != layout {
             layout = chrome.layout
             switch chrome.layout {

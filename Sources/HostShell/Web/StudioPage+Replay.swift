@@ -5,7 +5,7 @@ extension StudioPage {
     /// page world's message handler), and reports the reply envelope. For `hostshell replay`.
     func postAsStudio(_ message: JSONValue, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
         // JSON text is a JavaScript expression: the message goes in as a literal.
-        callAsync("return await window.webkit.messageHandlers.\(BridgeScripts.handlerName).postMessage(\(JSONWriter.string(message)));",
+        web.callAsync("return await window.webkit.messageHandlers.\(BridgeScripts.handlerName).postMessage(\(JSONWriter.string(message)));",
                   world: nil, done: done)
     }
 }

@@ -1,5 +1,5 @@
 
-extension StudioPage {
+extension WebPage {
     /// Calls `done` once the page has painted what its script has drawn so far: after the second
     /// animation frame from now (the first runs before the frame that shows the change), or after
     /// `limit` ms if the page never paints. Runs in a world of its own, so Studio's scripts

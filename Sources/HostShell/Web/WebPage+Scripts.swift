@@ -1,7 +1,7 @@
 import BridgeRuntime
 import CGtk
 
-extension StudioPage {
+extension WebPage {
     /// Runs `body` as an async function (its promise awaited) in `world` (nil: the page world)
     /// and reports its value as JSON, or the exception's message.
     func callAsync(_ body: String, world: String?, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {

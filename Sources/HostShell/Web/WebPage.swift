@@ -1,0 +1,141 @@
+import BridgeRuntime
+import CGtk
+
+/// What a page's owner hears from WebKit about the page's main frame.
+@MainActor
+protocol WebPageObserver: AnyObject {
+    /// A new main-frame document committed (its HTTP status is `page.documentStatus`).
+    func webPageCommitted(_ page: WebPage)
+    func webPageFinished(_ page: WebPage)
+    /// The page's web process ended (crashed, was killed or ran out of memory).
+    func webPageProcessEnded(_ page: WebPage, reason: WebKitWebProcessTerminationReason)
+}
+
+/// A WebKit web view in a profile's network session, as every hosted app needs it, whatever
+/// bridge it speaks: where it runs, loading and the main frame's status, scripts run for the
+/// host, the page's own `confirm()` answered for scripted runs, and closing. An app contract's
+/// page (Studio's, Capacitor's) owns one and adds its bridge through the content manager.
+@MainActor
+final class WebPage {
+    let view: WebViewPointer
+    let manager: ContentManagerPointer
+    weak var observer: (any WebPageObserver)?
+    private(set) var loadFinished = false
+    /// The HTTP status of the document shown (0 when it did not come over HTTP).
+    private(set) var documentStatus = 0
+    /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
+    /// WebKit's own dialog.
+    var confirmAnswer: Bool?
+    /// Whether this page runs in another page's web process (which closing it must not end).
+    private let sharesProcess: Bool
+    private var closed = false
+
+    /// Where a page's web view runs.
+    enum Home {
+        /// A web process of its own on `session`. `automation`: the view is built for a WebDriver
+        /// session (`open --automation`); WebKit lets one drive only views made so at construction.
+        case own(session: NetworkSessionPointer, automation: Bool)
+        /// In `page`'s web process and network session (and its automation mode): a page more,
+        /// not a process more.
+        case beside(WebPage)
+    }
+
+    init(_ home: Home, manager: ContentManagerPointer) {
+        self.manager = manager
+        switch home {
+        case .own(let networkSession, let automation):
+            view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
+            sharesProcess = false
+        case .beside(let other):
+            view = cgtk_web_view_new_related(other.view, manager)
+            sharesProcess = true
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        cgtk_connect_load_changed(view, { _, event, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { page.loadChanged(event) }
+        }, me, nil)
+        cgtk_connect_process_terminated(view, { _, reason, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                page.loadFinished = false
+                page.observer?.webPageProcessEnded(page, reason: reason)
+            }
+        }, me, nil)
+        cgtk_connect_script_dialog(view, { _, dialog, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                guard let answer = page.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
+                    return 0  // WebKit shows its own dialog
+                }
+                webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
+                return 1
+            }
+        }, me, nil)
+    }
+
+    /// A page dropped without `close` (a bug) still disconnects, so no signal reaches it freed.
+    isolated deinit {
+        guard !closed else { return }  // after close the view may be gone: nothing to undo
+        disconnect()
+    }
+
+    /// Stops every signal into this page and its loading; ends its web process unless another
+    /// page shares it. The owner drops the view.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        disconnect()
+        if sharesProcess {
+            // The process goes on for the other page; this one stops now and is closed in it
+            // when its view is finalized.
+            webkit_web_view_stop_loading(view)
+        } else {
+            webkit_web_view_terminate_web_process(view)
+        }
+    }
+
+    private func disconnect() {
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func load(_ uri: String) { webkit_web_view_load_uri(view, uri) }
+
+    var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }
+    var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
+    /// The window the page is shown in (the parent for its dialogs), if it is in one.
+    var window: WidgetPointer? { windowOf(cgtk_widget(UnsafeMutableRawPointer(view))) }
+
+    private func loadChanged(_ event: WebKitLoadEvent) {
+        switch event {
+        case WEBKIT_LOAD_STARTED:
+            loadFinished = false
+        case WEBKIT_LOAD_COMMITTED:
+            let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
+            documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0
+            observer?.webPageCommitted(self)
+        case WEBKIT_LOAD_FINISHED:
+            loadFinished = true
+            observer?.webPageFinished(self)
+        default:
+            break
+        }
+    }
+
+    /// Runs a script in the page world, for scripted tours and tests only (never with message content).
+    func evaluate(_ script: String) {
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
+    }
+
+    /// Runs a script in the page world and reports its value as JSON (undefined as null) or the
+    /// exception's message. For the control interface's `eval`, which only `--allow-eval` enables.
+    func evaluate(_ script: String, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
+        let box = Unmanaged.passRetained(ScriptResultBox(done)).toOpaque()
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
+            var error: UnsafeMutablePointer<GError>? = nil
+            let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
+            ScriptResultBox.finish(data, value: value, error: &error)
+        }, box)
+    }
+}
