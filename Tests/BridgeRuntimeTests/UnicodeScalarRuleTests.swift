@@ -258,6 +258,20 @@ struct UnicodeScalarRuleTests {
         #expect(!ServerAddress.isLocal("printer.loca\u{212A}"))
     }
 
+    @Test("origins: a mark after / ? or # cannot move the host behind an @ (navigation, issuer)", arguments: marks)
+    func originConfusion(_ mark: String) {
+        let server = Self.origin
+        for url in ["https://evil.example/\(mark)@studio.example.org", "https://evil.example?\(mark)@studio.example.org",
+                    "https://evil.example#\(mark)@studio.example.org/"] {
+            #expect(Origin(url: url)?.host == "evil.example")
+            #expect(NavigationTarget.decide(url: url, serverOrigin: server) == .openInBrowser)
+        }
+        let state = Self.request.state
+        let result = callback("?code=abc&state=\(state)&iss=https%3A%2F%2Fevil.example%2F\(mark)%40studio.example.org")
+        guard case .failure(.invalidCallback(let why)) = result else { Issue.record("\(result)"); return }
+        #expect(why.hasPrefix("it came from another server"))
+    }
+
     @Test("URL parts: every delimiter is found on scalars", arguments: marks)
     func urlParts(_ mark: String) throws {
         let parts = try #require(URLParts("https://u@\(mark)h:8/\(mark)p?\(mark)q#\(mark)f"))
