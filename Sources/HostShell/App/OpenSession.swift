@@ -51,14 +51,18 @@ final class OpenSession {
     /// Set in a kiosk: retries without a person, no context menu, nothing opens outside.
     let kiosk: KioskOptions?
 
+    /// The app's process-wide services.
+    let environment: AppEnvironment
+
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
-         networkSession: NetworkSessionPointer, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil) {
+         networkSession: NetworkSessionPointer, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil) {
+        self.environment = environment
         self.kiosk = kiosk
         loading = LoadingMachine(serverName: record.name)
         self.record = record
         self.networkSession = networkSession
-        page = StudioPage(.own(session: networkSession, automation: AutomationHost.current != nil), context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk))
+        page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
+                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk), environment: environment)
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -71,7 +75,7 @@ final class OpenSession {
         connectUploads()
         view.menus.attach(to: page)
         presentations = PresentationController(main: page, networkSession: networkSession, device: device,
-                                               anchor: view.widget, prewarms: prewarmSheets)
+                                               anchor: view.widget, prewarms: prewarmSheets, environment: environment)
         presentations.onChanged = { [weak self] in self?.onScreenChanged?() }
         // A sheet page has the same native surface as main: its alerts, share, haptics and scans.
         presentations.surface = self

@@ -31,14 +31,18 @@ final class PresentationController {
     /// Carries out what the sheet page shares with main: alerts, share, haptics, QR scans.
     weak var surface: (any StudioPageHost)?
 
-    init(main: StudioPage, networkSession: NetworkSessionPointer, device: DeviceProfile, anchor: WidgetPointer, prewarms: Bool) {
+    private let environment: AppEnvironment
+
+    init(main: StudioPage, networkSession: NetworkSessionPointer, device: DeviceProfile, anchor: WidgetPointer, prewarms: Bool,
+         environment: AppEnvironment) {
+        self.environment = environment
         self.main = main
         self.networkSession = networkSession
         self.device = device
         self.anchor = anchor
         life = PresentationLifecycle(prewarms: prewarms)
         timers = TimerBank { [weak self] timer in self?.send(.timerFired(timer)) }
-        MemoryPressure.shared.watch(self) { [weak self] in self?.send(.memoryPressure) }
+        environment.memoryPressure.watch(self) { [weak self] in self?.send(.memoryPressure) }
     }
 
     /// Main's page asked for a sheet (its session already said yes).
@@ -97,9 +101,10 @@ final class PresentationController {
     private func makePage(id: Int, size: PresentationSize) {
         // Under WebDriver a page beside main would be driven too (WebKit gives it main's
         // automation mode) and show up as a second window: there it keeps a process of its own.
-        let home: StudioPage.Home = AutomationHost.current != nil ? .own(session: networkSession, automation: false) : .beside(main)
+        let home: StudioPage.Home = environment.automation != nil ? .own(session: networkSession, automation: false) : .beside(main)
         let page = StudioPage(home, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
-                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations])
+                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations],
+                              environment: environment)
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
         sheetPage = page
@@ -135,7 +140,7 @@ final class PresentationController {
     func discard() { send(.discardPrewarmed) }
 
     func close() {
-        MemoryPressure.shared.forget(self)
+        environment.memoryPressure.forget(self)
         send(.close)
         timers.cancelAll()
         onChanged = nil

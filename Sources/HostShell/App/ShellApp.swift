@@ -25,8 +25,12 @@ final class ShellApp {
     /// The latest notices shown to the person (newest last), for state dumps.
     private(set) var notices: [String] = []
 
+    /// The process-wide services, handed to every session.
+    let environment: AppEnvironment
+
     init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
-         credentials: CredentialStore, prewarmSheets: Bool = true, kiosk kioskOptions: KioskOptions? = nil) {
+         credentials: CredentialStore, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk kioskOptions: KioskOptions? = nil) {
+        self.environment = environment
         self.records = records
         self.prewarmSheets = prewarmSheets
         self.kioskOptions = kioskOptions
@@ -34,7 +38,8 @@ final class ShellApp {
         self.inspector = inspector
         self.credentials = credentials
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
-                              networkSession: ProfileSession.make(for: record.id), prewarmSheets: prewarmSheets, kiosk: kioskOptions)
+                              networkSession: environment.networkSession(forServer: record.id), environment: environment,
+                              prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         networkSessions[record.id] = session.networkSession
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
         kiosk = kioskOptions.map { KioskWindow(window, options: $0) }
@@ -83,10 +88,11 @@ final class ShellApp {
         }
         guard record.id != session.record.id else { return nil }
         // WebKit ends a WebDriver session whose page goes away, and a switch closes the page.
-        if AutomationHost.current != nil { return "a WebDriver session drives \(session.record.id)'s page (open --automation); open \(id) in a session of its own" }
+        if environment.automation != nil { return "a WebDriver session drives \(session.record.id)'s page (open --automation); open \(id) in a session of its own" }
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
-                              networkSession: networkSession(for: record), prewarmSheets: prewarmSheets, kiosk: kioskOptions)
+                              networkSession: networkSession(for: record), environment: environment,
+                              prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         attach(session)
         window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         previous.close()
@@ -126,7 +132,7 @@ final class ShellApp {
 
     private func networkSession(for record: ServerRecord) -> NetworkSessionPointer {
         if let existing = networkSessions[record.id] { return existing }
-        let network = ProfileSession.make(for: record.id)
+        let network = environment.networkSession(forServer: record.id)
         networkSessions[record.id] = network
         return network
     }

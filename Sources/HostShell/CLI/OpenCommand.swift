@@ -104,8 +104,9 @@ enum OpenCommand {
             do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")
             if automation { AutomationHost.enable() }  // before the app builds its page
+            let environment = AppEnvironment.current()
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
-                               prewarmSheets: prewarmSheets, kiosk: kiosk)
+                               environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk)
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)
@@ -115,7 +116,7 @@ enum OpenCommand {
                     return .failure(error)
                 }
             }
-            AutomationHost.current?.serve(view: { [weak app] in app?.session.page.view },
+            environment.automation?.serve(view: { [weak app] in app?.session.page.view },
                                           close: { g_main_loop_quit(loop) })
             let instance = InstanceSocket.serve(app)
             defer { server?.stop(); instance?.stop() }

@@ -136,7 +136,7 @@ private final class Probe {
         let session = profile.map { ProfileSession.make(data: $0 + "/data", cache: $0 + "/cache") }
             ?? webkit_network_session_new_ephemeral()!
         let page = StudioPage(.own(session: session, automation: false), context: .main, profile: device, serverOrigin: origin,
-                              available: [.nativeNavigation])
+                              available: [.nativeNavigation], environment: .current())
         self.page = page
         let window = StudioWindow(page: page, title: "HostShell probe")
         self.window = window

@@ -11,7 +11,7 @@ final class ControlHandler {
     init(app: ShellApp, allowEval: Bool) {
         self.app = app
         self.allowEval = allowEval
-        EventStream.shared.stateSource = { [weak app] in app.map(ShellState.json) ?? .null }
+        app.environment.events.stateSource = { [weak app] in app.map(ShellState.json) ?? .null }
     }
 
     func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {
@@ -99,7 +99,7 @@ final class ControlHandler {
         case .events:
             fail("events streams on its own connection")  // the connection handles it; never here
         case .memoryPressure:
-            MemoryPressure.shared.report()
+            app.environment.memoryPressure.report()
             ok()
         case .resize(let width, let height):
             let window = cgtk_window(UnsafeMutableRawPointer(app.window.window))

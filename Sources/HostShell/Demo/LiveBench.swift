@@ -28,7 +28,7 @@ final class LiveBench {
         // Start the web process and the load first; styling and the window are built while the
         // page loads (adw_init and the first frame cost about 200 ms here).
         page = StudioPage(.own(session: webkit_network_session_new_ephemeral(), automation: false), context: .main, profile: .desktop,
-                          serverOrigin: origin, available: [.nativeNavigation])
+                          serverOrigin: origin, available: [.nativeNavigation], environment: .current())
         page.load(url)
         adw_init()
         window = StudioWindow(page: page, title: "HostShell bench")

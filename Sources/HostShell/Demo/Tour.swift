@@ -44,7 +44,8 @@ final class Tour {
     /// The app on the reference Studio, as `hostshell open` would make it (not yet started).
     func openApp(credentials: CredentialStore) -> ShellApp? {
         guard let record else { return nil }
-        app = ShellApp(records: [record], opening: record, device: device, inspector: false, credentials: credentials)
+        app = ShellApp(records: [record], opening: record, device: device, inspector: false, credentials: credentials,
+                       environment: .current())
         control = ControlHandler(app: app, allowEval: true)
         return app
     }

@@ -20,13 +20,4 @@ final class BridgeLogFile {
     }
 
     func close() { Glibc.close(fd) }
-
-    /// Records one bridge message: to the log file and to the control interface's event
-    /// streams, whichever is there; the record is only made when someone takes it.
-    static func record(_ make: @autoclosure () -> String) {
-        guard current != nil || EventStream.shared.isListening else { return }
-        let line = make()
-        current?.write(line)
-        EventStream.shared.bridge(line)
-    }
 }

@@ -4,12 +4,10 @@ import CGtk
 /// and cookies persisted to SQLite (WebKit keeps them in memory only unless told otherwise), so
 /// a server's sign-in survives restarts and no two servers share cookies or storage.
 enum ProfileSession {
-    /// A saved server's session, in its profile directories. Under `open --automation` it is
-    /// WebKit's automation session instead: the page a WebDriver session drives can only be on
-    /// that one, and the app's own cookie work for the server must reach the same data.
+    /// A saved server's session, in its profile directories. (Under `open --automation` the app
+    /// uses WebKit's automation session instead: see `AppEnvironment.networkSession`.)
     @MainActor
     static func make(for serverId: String) -> NetworkSessionPointer {
-        if let automation = AutomationHost.current?.networkSession { return automation }
         let directories = ServerStoreFile.profileDirectories(for: serverId)
         return make(data: directories.data, cache: directories.cache)
     }

@@ -51,8 +51,13 @@ final class StudioPage {
         case beside(StudioPage)
     }
 
-    init(_ home: Home, context: HostContext, profile: DeviceProfile, serverOrigin: Origin, available: Set<HostCapability>) {
+    /// Where its bridge records go (see `AppEnvironment`).
+    private let environment: AppEnvironment
+
+    init(_ home: Home, context: HostContext, profile: DeviceProfile, serverOrigin: Origin, available: Set<HostCapability>,
+         environment: AppEnvironment) {
         self.serverOrigin = serverOrigin
+        self.environment = environment
         driver = PageDriver(PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin))
         let manager = webkit_user_content_manager_new()!
         var channelName = ""
@@ -96,7 +101,7 @@ final class StudioPage {
         onMessageArrived?()
         let started = monotonicSeconds()
         let reply = driver.receive(text)
-        BridgeLogFile.record(BridgeLog.inbound(at: wallClockSeconds(), context: session.context, text: text, reply: reply,
+        environment.record(BridgeLog.inbound(at: wallClockSeconds(), context: session.context, text: text, reply: reply,
                                                latencyMicroseconds: (monotonicSeconds() - started) * 1e6))
         return reply.text
     }
@@ -133,8 +138,8 @@ final class StudioPage {
             if error != nil { g_error_free(error) }
             MainActor.assumeIsolated {
                 guard let page = box.page, !page.closed else { return }
-                BridgeLogFile.record(BridgeLog.outbound(at: wallClockSeconds(), context: page.session.context, message: box.message,
-                                                        accepted: accepted, latencyMicroseconds: (monotonicSeconds() - box.sent) * 1e6))
+                page.environment.record(BridgeLog.outbound(at: wallClockSeconds(), context: page.session.context, message: box.message,
+                                                           accepted: accepted, latencyMicroseconds: (monotonicSeconds() - box.sent) * 1e6))
                 page.apply(.delivered(box.message, accepted: accepted))
                 page.host?.studioPage(page, delivered: box.message, accepted: accepted)
             }

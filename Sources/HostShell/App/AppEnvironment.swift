@@ -1,0 +1,36 @@
+import BridgeRuntime
+
+/// The process-wide services a running app's sessions and pages use, gathered once by the
+/// command that starts the app and handed down (app → session → pages), so nothing below the
+/// command reaches for a global: the bridge log and the control interface's event stream (where
+/// bridge records go), WebDriver's automation host, the system's memory-pressure warnings, and
+/// the rendering choice made before GTK started. Each is process-wide by nature (one web context
+/// may allow automation, one memory monitor, one environment for every web process).
+@MainActor
+struct AppEnvironment {
+    let bridgeLog: BridgeLogFile?
+    let events: EventStream
+    let automation: AutomationHost?
+    let memoryPressure: MemoryPressure
+    let rendering: RenderingChoice?
+
+    /// The services as the command set them up (`--bridge-log`, `--automation`, rendering).
+    static func current() -> AppEnvironment {
+        AppEnvironment(bridgeLog: BridgeLogFile.current, events: .shared, automation: AutomationHost.current,
+                       memoryPressure: .shared, rendering: RenderingSetup.choice)
+    }
+
+    /// Records one bridge message to the log file and the event streams, whichever is there;
+    /// the record is only made when someone takes it.
+    func record(_ make: @autoclosure () -> String) {
+        guard bridgeLog != nil || events.isListening else { return }
+        let line = make()
+        bridgeLog?.write(line)
+        events.bridge(line)
+    }
+
+    /// A server profile's network session (WebKit's automation session under `--automation`).
+    func networkSession(forServer id: String) -> NetworkSessionPointer {
+        automation?.networkSession ?? ProfileSession.make(for: id)
+    }
+}
