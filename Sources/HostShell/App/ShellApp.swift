@@ -144,3 +144,10 @@ final class ShellApp {
 
     private static func title(_ record: ServerRecord) -> String { record.name }
 }
+
+extension ShellApp: HostedApp {
+    var windowWidget: WidgetPointer { window.window }
+    var mainWebPage: WebPage { session.page.web }
+    var screen: Screen { session.screen }
+    func stateMembers() -> JSONObject { ShellState.members(self) }
+}

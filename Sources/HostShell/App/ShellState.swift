@@ -1,27 +1,23 @@
 import BridgeRuntime
 
-/// The running app's native state as JSON — what `open --check` prints and the control
-/// interface's `state` returns: the server shown and the saved ones, what the window shows
-/// (page, loading or error with its text), and the page's negotiated state and chrome.
+/// The Studio app's part of the native state (`HostState` adds what the window shows, the URL
+/// and the rendering): the server shown and the saved ones, the page's negotiated state and
+/// chrome, sign-in, uploads, sheets, menus, the alert and the rest of the native surface.
 @MainActor
 enum ShellState {
-    static func json(_ app: ShellApp) -> JSONValue {
+    static func members(_ app: ShellApp) -> JSONObject {
         let session = app.session
         var state = StateReport.json(session.page.session).objectValue ?? JSONObject()
         state["server"] = ["id": .string(session.record.id), "name": .string(session.record.name),
                            "address": .string(session.record.address.normalized),
                            "installationId": .string(session.record.identity.installationId)]
         state["servers"] = .array(app.records.map { .string($0.id) })
-        state["screen"] = .string(session.screen.name)
-        state["status"] = session.screen.statusJSON
-        state["url"] = session.page.uri.map(JSONValue.string) ?? .null
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
         state["presentation"] = session.presentations.stateJSON
-        state["rendering"] = app.environment.rendering?.json ?? .null
         if let kiosk = app.kiosk {
             var report = kiosk.stateJSON.objectValue ?? JSONObject()
             report["retry"] = session.loading.retry?.json ?? .null
@@ -36,6 +32,6 @@ enum ShellState {
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,
                     "actions": .array(alert.actions.map { ["id": .string($0.id), "label": .string($0.label), "role": .string($0.effectiveRole.rawValue)] })]
         } ?? .null
-        return .object(state)
+        return state
     }
 }

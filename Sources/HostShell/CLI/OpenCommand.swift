@@ -136,7 +136,7 @@ enum OpenCommand {
                 @MainActor func report(_ ok: Bool) {
                     guard !done else { return }
                     done = true
-                    print(JSONWriter.string(ShellState.json(app)))
+                    print(JSONWriter.string(HostState.json(app)))
                     exitCode = ok ? ExitCode.success : ExitCode.failure
                     g_main_loop_quit(loop)
                 }

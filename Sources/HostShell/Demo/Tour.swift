@@ -111,7 +111,7 @@ final class Tour {
 
     /// The native state after the tour, for state.json.
     func report() -> JSONValue {
-        var object = app.map { ShellState.json($0).objectValue ?? JSONObject() } ?? JSONObject()
+        var object = app.map { HostState.json($0).objectValue ?? JSONObject() } ?? JSONObject()
         object["steps"] = .array(steps.map { step in
             ["name": .string(step.name), "ok": .bool(step.ok), "detail": .string(step.detail),
              "screenshot": step.screenshot.map(JSONValue.string) ?? .null]
@@ -140,7 +140,7 @@ final class Tour {
             saved = WindowSnapshot.savePNG(app.window.window, to: outDirectory + "/" + file)
         }
         if !saved { printError("hostshell demo: could not take the picture of step \(name)") }
-        let unmet = StatePredicate(conditions).unmet(in: ShellState.json(app)).joined(separator: "; ")
+        let unmet = StatePredicate(conditions).unmet(in: HostState.json(app)).joined(separator: "; ")
         steps.append(Step(name: name, ok: ok, detail: ok ? detail : "did not happen within \(Int(stepTimeout)) s: \(detail) (\(unmet))",
                           screenshot: saved ? file : nil))
     }
@@ -149,9 +149,9 @@ final class Tour {
         let predicate = StatePredicate(conditions)
         let deadline = Date().addingTimeInterval(stepTimeout)
         while Date() < deadline {
-            if predicate.holds(in: ShellState.json(app)) { return true }
+            if predicate.holds(in: HostState.json(app)) { return true }
             try? await Task.sleep(for: .milliseconds(40))
         }
-        return predicate.holds(in: ShellState.json(app))
+        return predicate.holds(in: HostState.json(app))
     }
 }
