@@ -168,16 +168,8 @@ struct PageSessionTests {
     }
 }
 
-@Suite("Loading: reveal rule, crash limit, navigation targets")
+@Suite("Loading: crash limit, navigation targets (the reveal rule: LoadingMachineTests)")
 struct LoadingPolicyTests {
-    @Test("the page is revealed when loaded and a catalog arrived, or 300 ms after loading")
-    func reveal() {
-        #expect(!LoadingPolicy.shouldReveal(loadFinished: false, catalogArrived: true, secondsSinceFinished: 9))
-        #expect(LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: true, secondsSinceFinished: 0))
-        #expect(!LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: false, secondsSinceFinished: 0.29))
-        #expect(LoadingPolicy.shouldReveal(loadFinished: true, catalogArrived: false, secondsSinceFinished: 0.3))
-    }
-
     @Test("more than two web-process deaths within 30 s stop the reloads")
     func crashes() {
         var limiter = CrashLimiter()

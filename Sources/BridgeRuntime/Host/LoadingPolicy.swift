@@ -1,12 +1,8 @@
-/// When the page is revealed and when a crashing web process is given up on (§4 "Loading").
+/// When the page is revealed (§4 "Loading"; `LoadingMachine` applies it).
 public enum LoadingPolicy {
     /// Reveal the page once WebKit finished loading and either a catalog arrived or this much
     /// time passed since, so Studio's own chrome never flashes before the native one.
     public static let revealDelay = 0.3
-
-    public static func shouldReveal(loadFinished: Bool, catalogArrived: Bool, secondsSinceFinished: Double) -> Bool {
-        loadFinished && (catalogArrived || secondsSinceFinished >= revealDelay)
-    }
 }
 
 /// Counts web-process deaths: reload after each, but more than two within 30 s shows an
