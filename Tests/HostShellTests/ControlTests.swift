@@ -15,7 +15,7 @@ final class RunningApp {
         socket = home.root.appendingPathComponent("control.sock").path
         process.executableURL = HostShellBinary.url
         process.arguments = [command, "--control", socket] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+        process.environment = HostShellBinary.environment(home.environment)
         // Everything the app prints, for tests that check what it logs.
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -79,13 +79,20 @@ final class RunningApp {
     func stop() {
         guard !stopped else { return }
         stopped = true
-        // An app that crashed on its own says why in its log, which goes with the home.
-        if !killedOnPurpose && !process.isRunning && process.terminationReason == .uncaughtSignal {
-            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            let lines = log.split(separator: "\n").filter { !$0.hasPrefix("0x0000") }
-            Issue.record("the app died of signal \(process.terminationStatus); its log ends:\n\(lines.suffix(40).joined(separator: "\n"))")
-        }
+        let crashed = !killedOnPurpose && !process.isRunning && process.terminationReason == .uncaughtSignal
         stopProcess(process)
+        // The app and its web processes log here. With G_DEBUG=fatal-criticals a critical ends
+        // the process that raised it; one in a web process may only show as a reload.
+        let lines = ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n")
+        let criticals = lines.filter { $0.contains("-CRITICAL **") }
+        if !criticals.isEmpty {
+            Issue.record("the app or its web processes logged criticals:\n\(criticals.joined(separator: "\n"))")
+        }
+        // An app that crashed on its own says why in its log, which goes with the home.
+        if crashed {
+            let tail = lines.filter { !$0.hasPrefix("0x0000") && !$0.allSatisfy(\.isWhitespace) && !$0.hasSuffix("...") }
+            Issue.record("the app died of signal \(process.terminationStatus); its log ends:\n\(tail.suffix(30).joined(separator: "\n"))")
+        }
     }
 
     deinit { stop() }
@@ -237,6 +244,46 @@ struct ControlTests {
 
         let unknown = try app.ctl("switch-server", "west")
         #expect(unknown.status == 1 && unknown.error.contains("no saved server \"west\""))
+    }
+
+    @Test("switching servers while a row's menu was just closed and a sheet shows leaves the app alive, on the new server, with nothing left over")
+    func switchAfterMenuAndSheet() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let (north, south) = try Self.twoServers(home)
+        defer { north.stop(); south.stop() }
+        let app = try RunningApp(home: home, arguments: ["north-studio", "--device", "phone"])
+        defer { app.stop() }
+        for round in 0..<2 {
+            let (from, to) = round == 0 ? ("north-studio", "south-studio") : ("south-studio", "north-studio")
+            _ = try app.state("screen=page", "server.id=\"\(from)\"", "negotiated=true", "presentation.ready=true", timeout: 60)
+            #expect(try app.ctl("tap", "screens").status == 0)
+            _ = try app.state("menus.triggers=[\"row-cafeteria\",\"row-lobby-north\",\"row-reception\"]")
+            // A menu opened and dismissed, then one whose choice opens a sheet: both popovers
+            // are let go of while the switch happens.
+            #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
+            _ = try app.state("menus.open=row-cafeteria")
+            #expect(try app.ctl("menu-close").status == 0)
+            #expect(try app.ctl("menu-open", "row-lobby-north").status == 0)
+            _ = try app.state("menus.open=row-lobby-north")
+            #expect(try app.ctl("menu", "preview").status == 0)
+            _ = try app.state("presentation.shown.revealed=true", "menus.open=null")
+            let switched = try app.ctl("switch-server", to)
+            #expect(switched.status == 0, "\(switched.error)")
+            let after = try app.state("screen=page", "server.id=\"\(to)\"", "negotiated=true", "presentation.shown=null",
+                                      "menus.open=null", "alert=null", "presentation.ready=true", timeout: 60)
+            #expect(after["url"] as? String == (to == "south-studio" ? south.url : north.url) + "/")
+            #expect(app.process.isRunning, "the app is alive after the switch")
+        }
+        // The app still shows sheets after the switches.
+        #expect(try app.ctl("tap", "screens").status == 0)
+        _ = try app.state("menus.triggers.0=row-cafeteria")
+        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
+        _ = try app.state("menus.open=row-cafeteria")
+        #expect(try app.ctl("menu", "preview").status == 0)
+        _ = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria")
+        #expect(try app.ctl("sheet-dismiss").status == 0)
+        _ = try app.state("presentation.shown=null", "presentation.ready=true")
     }
 
     @Test("an HTTP error for Studio's page gets an error screen, not the server's error page")

@@ -14,6 +14,7 @@ struct ObservabilityTests {
         init(_ app: RunningApp, _ arguments: [String]) throws {
             process.executableURL = HostShellBinary.url
             process.arguments = ["ctl", app.socket, "events"] + arguments
+            process.environment = HostShellBinary.environment()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -109,7 +110,7 @@ struct ObservabilityTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script]
-        process.environment = ProcessInfo.processInfo.environment.merging(["HOSTSHELL": HostShellBinary.url.path]) { $1 }
+        process.environment = HostShellBinary.environment(["HOSTSHELL": HostShellBinary.url.path])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -10,6 +10,7 @@ final class ReferenceServer {
         process.executableURL = HostShellBinary.url
         process.arguments = ["serve", "--reference"] + (installation.map { ["--installation", $0] } ?? [])
             + (port.map { ["--port", String($0)] } ?? []) + extra
+        process.environment = HostShellBinary.environment()
         // The first line of its output is the address; read it from a file, with a deadline.
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-serve-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -136,7 +137,7 @@ struct ServerCommandTests {
             process.arguments = round % 3 == 2 ? ["server", "remove", "s\(round - 1)"]
                 : ["server", "add", server.url.replacingOccurrences(of: "127.0.0.1", with: round % 2 == 0 ? "127.0.0.1" : "localhost"),
                    "--allow-http", "--name", "s\(round)"]
-            process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+            process.environment = HostShellBinary.environment(home.environment)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

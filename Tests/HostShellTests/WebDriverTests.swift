@@ -40,7 +40,7 @@ struct WebDriverTests {
         // the driver with SIGTERM: unblock every signal before the recipe starts.
         run.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.executable, [sys.executable] + sys.argv[1:])",
                          WebDriverTools.example, "-v"]
-        run.environment = ProcessInfo.processInfo.environment.merging(["HOSTSHELL": HostShellBinary.url.path]) { $1 }
+        run.environment = HostShellBinary.environment(["HOSTSHELL": HostShellBinary.url.path])
         let log = try FileHandle(forWritingTo: output)
         run.standardOutput = log
         run.standardError = log
@@ -123,7 +123,7 @@ final class WebDriverService {
         process.executableURL = URL(fileURLWithPath: try #require(WebDriverTools.driver))
         process.arguments = ["--port=\(port)"]
         // The driver starts the app with its own environment: the test's throw-away home.
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = HostShellBinary.environment(environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

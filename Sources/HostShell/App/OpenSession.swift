@@ -151,6 +151,7 @@ final class OpenSession {
         alertDialog?.withdraw()
         sharePanel?.respond("cancel")
         qrScan?.finish(nil)
+        view.menus.close(report: false)
         presentations?.close()
         uploader?.cancel()
         page.close()

@@ -88,8 +88,10 @@ final class ShellApp {
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record), prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         attach(session)
-        window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
+        // Closed while its widgets are still in the window (its sheet and menus come out of
+        // them); only then does the window let go of its view.
         previous.close()
+        window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         refreshSwitcher()
         session.start()
         return nil
