@@ -23,8 +23,10 @@ final class RunningApp {
         process.standardError = log
         try process.run()
         // Connectable, not merely present: a stale file from an earlier app may already be there.
-        for _ in 0..<200 where rawExchange(socket, Array("{\"command\":\"state\"}\n".utf8), lines: 1).isEmpty { usleep(50_000) }
-        #expect(FileManager.default.fileExists(atPath: socket), "the app did not open its control socket")
+        let listening = waitUntil(timeout: 10) { [socket, process] in
+            !process.isRunning || !rawExchange(socket, Array("{\"command\":\"state\"}\n".utf8), lines: 1).isEmpty
+        }
+        #expect(listening && process.isRunning, "the app did not open its control socket")
     }
 
     /// `hostshell ctl SOCKET ARGS…`: the exit status, and the result as a JSON value or the error text.
@@ -40,30 +42,48 @@ final class RunningApp {
 
     /// The state, polled until `key` (a dotted path; numbers index arrays) is present and not null.
     func stateWhen(_ path: String, timeout: Double = 30) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var found: [String: Any]?
+        _ = try waitUntil(timeout: timeout) {
             let run = try HostShellBinary.run(["ctl", socket, "state"])
-            if let state = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] {
-                var value: Any? = state
-                for key in path.split(separator: ".") {
-                    if let array = value as? [Any], let index = Int(key) {
-                        value = array.indices.contains(index) ? array[index] : nil
-                    } else {
-                        value = (value as? [String: Any])?[String(key)]
-                    }
+            guard let state = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] else { return false }
+            var value: Any? = state
+            for key in path.split(separator: ".") {
+                if let array = value as? [Any], let index = Int(key) {
+                    value = array.indices.contains(index) ? array[index] : nil
+                } else {
+                    value = (value as? [String: Any])?[String(key)]
                 }
-                if let value, !(value is NSNull) { return state }
             }
-            usleep(100_000)
+            if let value, !(value is NSNull) { found = state }
+            return found != nil
         }
-        Issue.record("\(path) did not appear within \(timeout) s")
-        return [:]
+        guard let found else {
+            Issue.record("\(path) did not appear within \(timeout) s")
+            return [:]
+        }
+        return found
     }
 
+    /// The state once every condition holds (`ctl wait`); a wait that timed out ends the test
+    /// with the app's own account of what did not hold.
     func state(_ conditions: String..., timeout: Int = 30) throws -> [String: Any] {
         let answer = try HostShellBinary.run(["ctl", socket, "wait"] + conditions + ["--timeout", String(timeout)])
-        #expect(answer.status == 0, "\(answer.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
+        try #require(answer.status == 0, "wait \(conditions.joined(separator: " ")): \(answer.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
+                            "the app's answer to wait is not a state: \(answer.stdout)")
+    }
+
+    /// Evaluates `script` in the page (or the sheet's page) until its result is neither null nor
+    /// false: a wait on what the page did. The result, or nil and an issue after `timeout` s.
+    func evalWhen(_ script: String, sheet: Bool = false, timeout: Double = 30) throws -> Any? {
+        var result: Any?
+        let arguments = ["eval"] + (sheet ? ["--sheet"] : []) + [script]
+        let held = try waitUntil(timeout: timeout) {
+            result = try ctl(arguments).result
+            return !(result == nil || result is NSNull || (result as? Bool) == false)
+        }
+        if !held { Issue.record("\(script) was still \(String(describing: result)) after \(timeout) s") }
+        return held ? result : nil
     }
 
     private var stopped = false
@@ -96,6 +116,18 @@ final class RunningApp {
     }
 
     deinit { stop() }
+}
+
+/// Polls `condition` every 50 ms until it holds (true) or `timeout` seconds pass (false): a wait
+/// on a condition, never a pause of a guessed length.
+@discardableResult
+func waitUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(50_000)
+    }
 }
 
 /// The usual live setup: a reference server, saved in a throw-away home, and the app open on it
@@ -363,21 +395,18 @@ struct LiveFailureTests {
             for victim in victims { kill(victim, SIGKILL) }
             guard death < 3 else { break }
             // Reloaded: a new document (the marker is gone) negotiates again and the page shows.
-            var fresh = false
-            for _ in 0..<100 where !fresh {
-                usleep(200_000)
-                fresh = try app.ctl("eval", "typeof window.__before").result as? String == "undefined"
-            }
-            #expect(fresh, "the page was not reloaded after web-process death \(death)")
+            let fresh = try app.evalWhen(#"typeof window.__before === "undefined""#) as? Bool
+            #expect(fresh == true, "the page was not reloaded after web-process death \(death)")
             _ = try app.state("screen=page", "negotiated=true")
         }
         let failed = try app.state("screen=error")
         let status = try #require(failed["status"] as? [String: Any])
         #expect(status["title"] as? String == "Studio keeps stopping")
-        // The dead document's state is gone with it: nothing is prewarmed for it, and the error
-        // screen stays (a later state change once revealed the dead page).
-        usleep(1_500_000)
-        let still = try app.state("screen=error", "negotiated=false", "presentation.ready=false")
+        // The dead document's state is gone with it: its sheet page is discarded (a state change
+        // after the error screen, which once revealed the dead page) and nothing is prewarmed
+        // for it; the error screen stays.
+        let still = try app.state("presentation.prepared=false", "presentation.ready=false", "negotiated=false")
+        #expect(still["screen"] as? String == "error")
         #expect((still["status"] as? [String: Any])?["title"] as? String == "Studio keeps stopping")
         // Retry (the control interface's reload) brings it back.
         #expect(try app.ctl("reload").status == 0)

@@ -26,14 +26,19 @@ ctl wait screen=page negotiated=true navigation.kind=tabs --timeout 60 >/dev/nul
 ctl tap media
 ctl wait navigation.selected=media "url=\"$url/media\"" >/dev/null
 # Every bridge message for 3 s while Playlists is tapped, as Studio and the host exchanged them.
-ctl events --kind bridge --timeout 3 > "$work/events" & events=$!
-sleep 0.5; ctl tap playlists
-wait "$events"
+# The tap waits for ctl to say (on stderr) that the app streams, so nothing is missed.
+exec 3< <(ctl events --kind bridge --timeout 3 2>&1 > "$work/events")
+events=$!
+read -r -u 3 started && [[ $started == "hostshell ctl: streaming "* ]]
+ctl tap playlists
+wait "$events"; exec 3<&-
 grep -q '"type":"navigation/request"' "$work/events"
 # A sheet from a row's native menu, shown from the prewarmed page, and closed.
 ctl tap screens
 ctl wait presentation.ready=true menus.triggers.0=row-cafeteria >/dev/null
-ctl menu-open row-lobby-north && ctl menu preview
+ctl menu-open row-lobby-north
+ctl wait menus.open=row-lobby-north >/dev/null
+ctl menu preview
 ctl wait presentation.shown.revealed=true presentation.lastOpen.prewarmed=true >/dev/null
 ctl snapshot "$work/sheet.png"
 ctl sheet-dismiss

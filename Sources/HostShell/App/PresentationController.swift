@@ -43,7 +43,7 @@ final class PresentationController {
     static let pressurePause = 60.0
     /// When the shown sheet was asked for, and how long the last one took to show Studio's paint.
     private var openedAt = 0.0
-    private(set) var lastOpen: (milliseconds: Double, prewarmed: Bool)?
+    private(set) var lastOpen: (milliseconds: Double, prewarmed: Bool, painted: Bool)?
     private var openedPrewarmed = false
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
@@ -111,10 +111,11 @@ final class PresentationController {
             guard let self, case .presentationShow(let id, _) = message, self.shown?.presentationId == id else { return }
             if accepted {
                 // Studio took the path and drew it: reveal once that has been painted.
-                page.whenPainted { [weak self] in
+                page.whenPainted { [weak self] painted in
                     guard let self, self.shown?.presentationId == id, let sheet = self.sheet else { return }
                     sheet.content.reveal()
-                    self.lastOpen = ((monotonicSeconds() - self.openedAt) * 1000, self.openedPrewarmed)
+                    // painted false: revealed at the time limit, without Studio's paint seen.
+                    self.lastOpen = ((monotonicSeconds() - self.openedAt) * 1000, self.openedPrewarmed, painted)
                     self.onChanged?()
                 }
             } else {
@@ -250,6 +251,7 @@ final class PresentationController {
     /// For state dumps.
     var stateJSON: JSONValue {
         ["ready": .bool(ready),
+         "prepared": .bool(sheetPage != nil),  // a sheet page exists (loading, ready or shown)
          "shown": shown.map { request in
              ["presentationId": .string(request.presentationId), "path": .string(request.path),
               "title": .string(sheet?.content.titleText ?? request.title), "revealed": .bool(sheet?.content.isRevealed ?? false),
@@ -258,7 +260,8 @@ final class PresentationController {
               "bounds": sheet?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
                                                    "width": .number(Double(b.width)), "height": .number(Double(b.height))] } ?? .null] } ?? .null,
          "prewarming": .bool(prewarmingNow),
-         "lastOpen": lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
+         "lastOpen": lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed),
+                                     "painted": .bool($0.painted)] } ?? .null]
     }
 
     /// The control interface: press a header action of the shown sheet.

@@ -31,7 +31,7 @@ enum ShellState {
         let menus = session.activeMenus
         state["menus"] = ["armed": menus.armedMenuId.map(JSONValue.string) ?? .null,
                           "triggers": .array(menus.triggerIds.map(JSONValue.string)),
-                          "open": menus.openMenuId.map(JSONValue.string) ?? .null]
+                          "open": menus.shownMenuId.map(JSONValue.string) ?? .null]
         state["alert"] = session.alertDialog.map { dialog in
             let alert = dialog.request
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,

@@ -79,6 +79,7 @@ final class ControlHandler {
         case .menu(let actionId):
             let menus = app.session.activeMenus
             guard menus.openMenuId != nil else { return fail("no menu is open") }
+            guard menus.shownMenuId != nil else { return fail("the menu is not on screen yet: wait for menus.open first") }
             guard let item = menus.item(actionId) else { return fail("the open menu has no item \"\(actionId)\"") }
             guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
             menus.choose(actionId)

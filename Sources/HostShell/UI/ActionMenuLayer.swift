@@ -78,7 +78,14 @@ final class ActionMenuLayer {
         if let open = openMenu, armed?.menuId != open.menuId, current[open.menuId] == nil { close(report: false) }
     }
 
+    /// The menu opened (shown or about to be), until it closes.
     var openMenuId: String? { openMenu?.menuId }
+    /// The open menu once GTK has mapped its popover: what a person could see and choose from
+    /// (the state's `menus.open`, which the control interface's choices need).
+    var shownMenuId: String? {
+        guard let popover, gtk_widget_get_mapped(popover) != 0 else { return nil }
+        return openMenu?.menuId
+    }
     var armedMenuId: String? { armed?.menuId }
     var triggerIds: [String] { triggers.map(\.id) }
 
