@@ -43,8 +43,12 @@ enum HostShellBinary {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        let run = Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+        // A critical in a web process does not end the command (WebKit reloads the page): say so.
+        let criticals = run.stderr.split(separator: "\n").filter { $0.contains("-CRITICAL **") }
+        if !criticals.isEmpty { Issue.record("hostshell \(arguments.prefix(2).joined(separator: " ")) logged criticals:\n\(criticals.joined(separator: "\n"))") }
+        return run
     }
 
     static func temporaryFile(_ contents: String) throws -> URL {

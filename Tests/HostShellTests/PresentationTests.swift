@@ -67,8 +67,7 @@ struct PresentationHostingTests {
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.stateWhen("menus.triggers.2")  // one native menu per screen row
-        #expect(try app.ctl("menu-open", "row-lobby-north").status == 0)
-        _ = try app.state("menus.open=row-lobby-north")  // on screen before an item is chosen
+        try app.openMenu("row-lobby-north")  // on screen before an item is chosen
         #expect(try app.ctl("menu", "preview").status == 0)
         let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.style=bottom-sheet", "presentation.shown.size=compact")
         let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
@@ -102,8 +101,7 @@ struct PresentationHostingTests {
         // Still offered: the page loads when a sheet is asked for.
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.stateWhen("menus.triggers.0")
-        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
-        _ = try app.state("menus.open=row-cafeteria")
+        try app.openMenu("row-cafeteria")
         #expect(try app.ctl("menu", "preview").status == 0)
         let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria", "presentation.shown.style=panel")
         let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
@@ -121,8 +119,7 @@ struct PresentationHostingTests {
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.stateWhen("menus.triggers.0")
-        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
-        _ = try app.state("menus.open=row-cafeteria")
+        try app.openMenu("row-cafeteria")
         #expect(try app.ctl("menu", "preview").status == 0)
         _ = try app.state("presentation.shown.revealed=true")
         let ask = { (id: String) in #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "alert/present", payload: {alertId: "\#(id)", title: "Sure?", actions: [{id: "ok", label: "OK"}]}}).then((r) => { window.__asked = r; }); true"# }

@@ -72,9 +72,12 @@ final class ControlHandler {
             }
             let width = gtk_widget_get_width(app.session.activeMenus.widget), height = gtk_widget_get_height(app.session.activeMenus.widget)
             let rect = app.session.activePage.session.triggers[menuId]?.rect
-            app.session.activeMenus.open(menu, at: GdkRectangle(x: Int32((rect?.x ?? 0.5) * Double(width)), y: Int32((rect?.y ?? 0.5) * Double(height)),
-                                                             width: max(1, Int32((rect?.width ?? 0) * Double(width))),
-                                                             height: max(1, Int32((rect?.height ?? 0) * Double(height)))))
+            let shown = app.session.activeMenus.open(menu, at: GdkRectangle(x: Int32((rect?.x ?? 0.5) * Double(width)), y: Int32((rect?.y ?? 0.5) * Double(height)),
+                                                                         width: max(1, Int32((rect?.width ?? 0) * Double(width))),
+                                                                         height: max(1, Int32((rect?.height ?? 0) * Double(height)))))
+            guard shown else {
+                return fail("the menu could not be shown: GTK took it down at once (another application holds the pointer and keyboard); nothing was sent to Studio, ask again")
+            }
             ok()
         case .menu(let actionId):
             let menus = app.session.activeMenus

@@ -89,8 +89,11 @@ final class ActionMenuLayer {
     var armedMenuId: String? { armed?.menuId }
     var triggerIds: [String] { triggers.map(\.id) }
 
-    /// Opens `menu` pointing at `rect` (in the overlay's coordinates).
-    func open(_ menu: ActionMenu, at rect: GdkRectangle) {
+    /// Opens `menu` pointing at `rect` (in the overlay's coordinates). False when GTK could not
+    /// show it: a menu grabs the pointer and keyboard, and while another application holds them
+    /// GTK takes the popover down at once. Nobody saw it, so Studio hears nothing of it.
+    @discardableResult
+    func open(_ menu: ActionMenu, at rect: GdkRectangle) -> Bool {
         close(report: true)
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         for (index, group) in menu.groups.enumerated() {
@@ -128,6 +131,12 @@ final class ActionMenuLayer {
         openMenu = menu
         chosen = false
         gtk_popover_popup(cast(popover))
+        // Shown, GTK maps it during the popup; a failed grab hides it again before that.
+        guard gtk_widget_get_mapped(popover) != 0 else {
+            close(report: false)
+            return false
+        }
+        return true
     }
 
     /// The control interface's choice, as a click on that item.
