@@ -62,7 +62,7 @@ final class RunningApp {
             return found != nil
         }
         guard let found else {
-            Issue.record("\(path) did not appear within \(timeout) s")
+            Issue.record("\(path) did not appear within \(timeout) s\(diagnosis())")
             return [:]
         }
         return found
@@ -72,9 +72,19 @@ final class RunningApp {
     /// with the app's own account of what did not hold.
     func state(_ conditions: String..., timeout: Int = 30) throws -> [String: Any] {
         let answer = try HostShellBinary.run(["ctl", socket, "wait"] + conditions + ["--timeout", String(timeout)])
-        try #require(answer.status == 0, "wait \(conditions.joined(separator: " ")): \(answer.stderr)")
+        try #require(answer.status == 0, "wait \(conditions.joined(separator: " ")): \(answer.stderr)\(diagnosis())")
         return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
                             "the app's answer to wait is not a state: \(answer.stdout)")
+    }
+
+    /// What the window shows and what the app said, for a failed wait.
+    func diagnosis() -> String {
+        let state = (try? HostShellBinary.run(["ctl", socket, "state"]))
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? [String: Any] }
+        let shown = state.map { "screen \($0["screen"] ?? "?"), status \($0["status"] ?? "?"), url \($0["url"] ?? "?")" } ?? "no state (is the app alive?)"
+        let said = ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.hasPrefix("hostshell:") || $0.contains("-CRITICAL **") || $0.contains("-WARNING **") }.suffix(10)
+        return "\n  \(shown)\n  the app said:\n  " + said.joined(separator: "\n  ")
     }
 
     /// Opens a menu of the page as a click on its trigger would, and waits until it is on screen.
@@ -100,7 +110,7 @@ final class RunningApp {
             result = try ctl(arguments).result
             return !(result == nil || result is NSNull || (result as? Bool) == false)
         }
-        if !held { Issue.record("\(script) was still \(String(describing: result)) after \(timeout) s") }
+        if !held { Issue.record("\(script) was still \(String(describing: result)) after \(timeout) s\(diagnosis())") }
         return held ? result : nil
     }
 
@@ -174,6 +184,27 @@ struct LiveApp {
     }
 }
 
+/// North and South Studio (two reference servers) saved in a throw-away home, and the app open on
+/// north-studio with a control socket.
+struct TwoServerApp {
+    let home = TemporaryHome()
+    let north: ReferenceServer
+    let south: ReferenceServer
+    let app: RunningApp
+
+    init(_ arguments: [String] = []) throws {
+        (north, south) = try ControlTests.twoServers(home)
+        app = try RunningApp(home: home, arguments: ["north-studio"] + arguments)
+    }
+
+    func finish() {
+        app.stop()
+        north.stop()
+        south.stop()
+        home.remove()
+    }
+}
+
 /// Sends raw bytes to a Unix socket and reads what comes back until the peer closes or a
 /// line count is reached: for the malformed-input cases `hostshell ctl` would never send.
 func rawExchange(_ path: String, _ bytes: [UInt8], lines wanted: Int) -> [String] {
@@ -219,12 +250,9 @@ struct ControlTests {
 
     @Test("state, wait, tap and back drive the native chrome; refusals say why")
     func driveChrome() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio", "--device", "phone"])
-        defer { app.stop() }
+        let live = try TwoServerApp(["--device", "phone"])
+        defer { live.finish() }
+        let (app, home, north) = (live.app, live.home, live.north)
         let ready = try app.state("screen=page", "navigation.selected=overview")
         #expect((ready["server"] as? [String: Any])?["id"] as? String == "north-studio")
         #expect(ready["servers"] as? [String] == ["north-studio", "south-studio"])
@@ -256,12 +284,9 @@ struct ControlTests {
 
     @Test("malformed lines get an error answer and the connection goes on; an endless line is cut off")
     func malformedInput() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio"])
-        defer { app.stop() }
+        let live = try TwoServerApp([])
+        defer { live.finish() }
+        let app = live.app
         let lines = rawExchange(app.socket, Array("{nope\n[1]\n{\"id\":4,\"command\":\"tap\"}\n\u{1}\u{2}\n{\"id\":\"s\",\"command\":\"state\"}\n".utf8), lines: 5)
         #expect(lines.count == 5)
         let answers = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -277,12 +302,9 @@ struct ControlTests {
 
     @Test("switching servers in the running app keeps each server's data and sign-in cookie")
     func switchServers() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio", "--allow-eval"])
-        defer { app.stop() }
+        let live = try TwoServerApp(["--allow-eval"])
+        defer { live.finish() }
+        let (app, south) = (live.app, live.south)
         _ = try app.state("screen=page", "negotiated=true")
         #expect(try app.ctl("eval", #"localStorage.setItem("who", "north"); document.cookie = "session=north; max-age=3600"; true"#).status == 0)
 
@@ -304,12 +326,9 @@ struct ControlTests {
 
     @Test("switching servers while a row's menu was just closed and a sheet shows leaves the app alive, on the new server, with nothing left over")
     func switchAfterMenuAndSheet() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio", "--device", "phone"])
-        defer { app.stop() }
+        let live = try TwoServerApp(["--device", "phone"])
+        defer { live.finish() }
+        let (app, north, south) = (live.app, live.north, live.south)
         for round in 0..<2 {
             let (from, to) = round == 0 ? ("north-studio", "south-studio") : ("south-studio", "north-studio")
             _ = try app.state("screen=page", "server.id=\"\(from)\"", "negotiated=true", "presentation.ready=true", timeout: 60)

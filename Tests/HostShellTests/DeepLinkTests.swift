@@ -16,12 +16,9 @@ struct DeepLinkTests {
 
     @Test("a link opens its path; another server's link switches; unknown and refused links contact no one")
     func links() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try ControlTests.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio", "--device", "phone"])
-        defer { app.stop() }
+        let live = try TwoServerApp(["--device", "phone"])
+        defer { live.finish() }
+        let (app, home, north, south) = (live.app, live.home, live.north, live.south)
         _ = try app.state("screen=page", "negotiated=true")
 
         #expect(try app.ctl("open-url", Self.link(Self.north, "/screens/lobby-north")).status == 0)
