@@ -2,8 +2,13 @@
  * `tilecastNative` handler (with reply) in the page world that answers every message with a
  * fixed reply — no origin pinning, no decoding, no state. Same page, same machine, same run.
  * Usage: webkit_floor URL   (env HOSTSHELL_T0_NS: the launcher's CLOCK_REALTIME in ns)
- * Prints one JSON line: {"loadMs":…, "rttP50Us":…, "rttP99Us":…, "rssKiB":…} and exits when the
- * page's title becomes "bench:done" (round-trip page) or at load-finished + 500 ms otherwise. */
+ * Prints one JSON line: {"loadMs":…, "rttP50Us":…, "rttP99Us":…, "rssKiB":…, "rendering":…} and
+ * exits when the page's title becomes "bench:done" (round-trip page) or at load-finished + 500 ms
+ * otherwise. A run that did not get there (no load in 60 s, fewer than 1001 round trips) prints
+ * why on stderr and exits 1: it is no sample.
+ * It draws as HostShell does on this machine: scripts/bench runs it with the variables
+ * `hostshell bench rendering` prints (GSK_RENDERER, WEBKIT_SKIA_ENABLE_CPU_RENDERING), and
+ * "rendering" reports them so the script can check that both sides match. */
 #include <gtk/gtk.h>
 #include <webkit/webkit.h>
 #include <dirent.h>
@@ -13,8 +18,10 @@
 #include <time.h>
 
 static GMainLoop *loop;
+static int exit_status = 0;
 static double load_ms = -1;
 static GArray *arrivals;  /* double, monotonic µs */
+static gboolean roundtrip;  /* the round-trip page: judged by its round trips */
 
 static double realtime_ms_since_t0(void) {
     const char *t0 = getenv("HOSTSHELL_T0_NS");
@@ -42,6 +49,12 @@ static long tree_rss(void) {
 }
 static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
+/* "GSK_RENDERER=… WEBKIT_SKIA_ENABLE_CPU_RENDERING=…" (unset ones as "-"), as HostShell reports it. */
+static void rendering(char *out, size_t size) {
+    const char *gsk = getenv("GSK_RENDERER"), *cpu = getenv("WEBKIT_SKIA_ENABLE_CPU_RENDERING");
+    snprintf(out, size, "GSK_RENDERER=%s WEBKIT_SKIA_ENABLE_CPU_RENDERING=%s", gsk ? gsk : "-", cpu ? cpu : "-");
+}
+
 static void finish(void) {
     double p50 = -1, p99 = -1;
     guint n = arrivals->len;
@@ -52,9 +65,16 @@ static void finish(void) {
         qsort(gaps, 1000, sizeof *gaps, cmp);
         p50 = gaps[499]; p99 = gaps[989]; g_free(gaps);
     }
-    printf("{\"loadMs\":%.1f,\"rttP50Us\":%.1f,\"rttP99Us\":%.1f,\"rssKiB\":%ld}\n", load_ms, p50, p99, tree_rss());
-    fflush(stdout);
     g_main_loop_quit(loop);
+    if (load_ms < 0 || (roundtrip && p50 < 0)) {
+        fprintf(stderr, "webkit_floor: %s; this run is not a sample\n",
+                load_ms < 0 ? "the page did not finish loading" : "the round-trip page did not finish 1000 round trips");
+        exit_status = 1;
+        return;
+    }
+    char settings[256]; rendering(settings, sizeof settings);
+    printf("{\"loadMs\":%.1f,\"rttP50Us\":%.1f,\"rttP99Us\":%.1f,\"rssKiB\":%ld,\"rendering\":\"%s\"}\n", load_ms, p50, p99, tree_rss(), settings);
+    fflush(stdout);
 }
 static gboolean quit_later(gpointer data) { (void)data; finish(); return G_SOURCE_REMOVE; }
 
@@ -70,8 +90,7 @@ static void on_load(WebKitWebView *v, WebKitLoadEvent event, gpointer data) {
     (void)data;
     if (event != WEBKIT_LOAD_FINISHED) return;
     load_ms = realtime_ms_since_t0();
-    const char *uri = webkit_web_view_get_uri(v);
-    if (!strstr(uri, "roundtrip")) g_timeout_add(500, quit_later, NULL);
+    if (!roundtrip) g_timeout_add(500, quit_later, NULL);
 }
 static void on_title(GObject *o, GParamSpec *p, gpointer data) {
     (void)p; (void)data;
@@ -81,6 +100,7 @@ static void on_title(GObject *o, GParamSpec *p, gpointer data) {
 
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: webkit_floor URL\n"); return 2; }
+    roundtrip = strstr(argv[1], "roundtrip") != NULL;
     gtk_init();
     loop = g_main_loop_new(NULL, FALSE);
     arrivals = g_array_new(FALSE, FALSE, sizeof(double));
@@ -98,5 +118,5 @@ int main(int argc, char **argv) {
     webkit_web_view_load_uri(view, argv[1]);
     g_timeout_add_seconds(60, quit_later, NULL);
     g_main_loop_run(loop);
-    return 0;
+    return exit_status;
 }

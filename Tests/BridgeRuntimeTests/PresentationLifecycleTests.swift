@@ -87,9 +87,9 @@ struct PresentationLifecycleTests {
         #expect(opened.contains(.showSheet(Self.request)))
         #expect(Self.toSheet(opened) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
         #expect(Self.toMain(opened) == [.presentationAvailable(false)])
-        #expect(life.reduce(.painted(presentationId: "p1", now: 10.01)).isEmpty, "not revealed before Studio accepted the show")
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.01, seen: true)).isEmpty, "not revealed before Studio accepted the show")
         #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: true)) == [.waitForPaint(presentationId: "p1")])
-        #expect(life.reduce(.painted(presentationId: "p1", now: 10.05)) == [.reveal])
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.05, seen: true)) == [.reveal])
         #expect(life.lastOpen == OpenTiming(milliseconds: (10.05 - 10) * 1000, prewarmed: true))
         #expect(life.reduce(.open(Self.request, now: 11)).isEmpty, "one sheet at a time")
 

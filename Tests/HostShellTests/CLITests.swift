@@ -20,13 +20,22 @@ enum HostShellBinary {
         var lastLine: String { stdout.split(separator: "\n").last.map(String.init) ?? "" }
     }
 
+    /// The environment of every process a test starts that runs the app (the app itself, `ctl`,
+    /// the reference server, the example scripts and the WebDriver that launch it): the test's own
+    /// with `extra`, and GLib's criticals made fatal, so a GLib, GTK or WebKit critical anywhere in
+    /// the app (or its web processes) aborts it and fails the test instead of scrolling by.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        let flags = (environment["G_DEBUG"] ?? "").split(separator: ",").map(String.init)
+        if !flags.contains("fatal-criticals") { environment["G_DEBUG"] = (flags + ["fatal-criticals"]).joined(separator: ",") }
+        return environment
+    }
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = Self.environment(environment)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -34,8 +43,12 @@ enum HostShellBinary {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        let run = Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+        // A critical in a web process does not end the command (WebKit reloads the page): say so.
+        let criticals = run.stderr.split(separator: "\n").filter { $0.contains("-CRITICAL **") }
+        if !criticals.isEmpty { Issue.record("hostshell \(arguments.prefix(2).joined(separator: " ")) logged criticals:\n\(criticals.joined(separator: "\n"))") }
+        return run
     }
 
     static func temporaryFile(_ contents: String) throws -> URL {

@@ -7,15 +7,19 @@ final class RunningApp {
     let socket: String
     let home: TemporaryHome
 
-    var logFile: URL { home.root.appendingPathComponent("app.log") }
+    /// Everything the app and its web processes print: one file per app, even in a shared home.
+    let logFile: URL
+    /// How much of the log there was when the test killed the app (see `kill`).
+    private var loggedBeforeKill: Int?
 
     init(home: TemporaryHome, arguments: [String], command: String = "open") throws {
         self.home = home
+        logFile = home.root.appendingPathComponent("app-\(UUID().uuidString.prefix(8)).log")
         try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
         socket = home.root.appendingPathComponent("control.sock").path
         process.executableURL = HostShellBinary.url
         process.arguments = [command, "--control", socket] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+        process.environment = HostShellBinary.environment(home.environment)
         // Everything the app prints, for tests that check what it logs.
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -23,8 +27,10 @@ final class RunningApp {
         process.standardError = log
         try process.run()
         // Connectable, not merely present: a stale file from an earlier app may already be there.
-        for _ in 0..<200 where rawExchange(socket, Array("{\"command\":\"state\"}\n".utf8), lines: 1).isEmpty { usleep(50_000) }
-        #expect(FileManager.default.fileExists(atPath: socket), "the app did not open its control socket")
+        let listening = waitUntil(timeout: 10) { [socket, process] in
+            !process.isRunning || !rawExchange(socket, Array("{\"command\":\"state\"}\n".utf8), lines: 1).isEmpty
+        }
+        #expect(listening && process.isRunning, "the app did not open its control socket")
     }
 
     /// `hostshell ctl SOCKET ARGS…`: the exit status, and the result as a JSON value or the error text.
@@ -40,30 +46,72 @@ final class RunningApp {
 
     /// The state, polled until `key` (a dotted path; numbers index arrays) is present and not null.
     func stateWhen(_ path: String, timeout: Double = 30) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var found: [String: Any]?
+        _ = try waitUntil(timeout: timeout) {
             let run = try HostShellBinary.run(["ctl", socket, "state"])
-            if let state = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] {
-                var value: Any? = state
-                for key in path.split(separator: ".") {
-                    if let array = value as? [Any], let index = Int(key) {
-                        value = array.indices.contains(index) ? array[index] : nil
-                    } else {
-                        value = (value as? [String: Any])?[String(key)]
-                    }
+            guard let state = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] else { return false }
+            var value: Any? = state
+            for key in path.split(separator: ".") {
+                if let array = value as? [Any], let index = Int(key) {
+                    value = array.indices.contains(index) ? array[index] : nil
+                } else {
+                    value = (value as? [String: Any])?[String(key)]
                 }
-                if let value, !(value is NSNull) { return state }
             }
-            usleep(100_000)
+            if let value, !(value is NSNull) { found = state }
+            return found != nil
         }
-        Issue.record("\(path) did not appear within \(timeout) s")
-        return [:]
+        guard let found else {
+            Issue.record("\(path) did not appear within \(timeout) s\(diagnosis())")
+            return [:]
+        }
+        return found
     }
 
+    /// The state once every condition holds (`ctl wait`); a wait that timed out ends the test
+    /// with the app's own account of what did not hold.
     func state(_ conditions: String..., timeout: Int = 30) throws -> [String: Any] {
         let answer = try HostShellBinary.run(["ctl", socket, "wait"] + conditions + ["--timeout", String(timeout)])
-        #expect(answer.status == 0, "\(answer.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any])
+        try #require(answer.status == 0, "wait \(conditions.joined(separator: " ")): \(answer.stderr)\(diagnosis())")
+        return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
+                            "the app's answer to wait is not a state: \(answer.stdout)")
+    }
+
+    /// What the window shows and what the app said, for a failed wait.
+    func diagnosis() -> String {
+        let state = (try? HostShellBinary.run(["ctl", socket, "state"]))
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.stdout.utf8)) as? [String: Any] }
+        let shown = state.map { "screen \($0["screen"] ?? "?"), status \($0["status"] ?? "?"), url \($0["url"] ?? "?")" } ?? "no state (is the app alive?)"
+        let said = ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.hasPrefix("hostshell:") || $0.contains("-CRITICAL **") || $0.contains("-WARNING **") }.suffix(10)
+        return "\n  \(shown)\n  the app said:\n  " + said.joined(separator: "\n  ")
+    }
+
+    /// Opens a menu of the page as a click on its trigger would, and waits until it is on screen.
+    /// The suites' apps share one X display: while another app's menu holds the pointer and
+    /// keyboard, GTK cannot show this one and the app says so (and tells Studio nothing); then
+    /// it is asked for again, as a person would click again.
+    func openMenu(_ menuId: String, timeout: Double = 30) throws {
+        var last: (status: Int32, result: Any?, error: String) = (1, nil, "")
+        let answered = try waitUntil(timeout: timeout) {
+            last = try ctl("menu-open", menuId)
+            return last.status == 0 || !last.error.contains("could not be shown")
+        }
+        #expect(answered && last.status == 0, "menu-open \(menuId): \(last.error)")
+        _ = try state("menus.open=\"\(menuId)\"")
+    }
+
+    /// Evaluates `script` in the page (or the sheet's page) until its result is neither null nor
+    /// false: a wait on what the page did. The result, or nil and an issue after `timeout` s.
+    func evalWhen(_ script: String, sheet: Bool = false, timeout: Double = 30) throws -> Any? {
+        var result: Any?
+        let arguments = ["eval"] + (sheet ? ["--sheet"] : []) + [script]
+        let held = try waitUntil(timeout: timeout) {
+            result = try ctl(arguments).result
+            return !(result == nil || result is NSNull || (result as? Bool) == false)
+        }
+        if !held { Issue.record("\(script) was still \(String(describing: result)) after \(timeout) s\(diagnosis())") }
+        return held ? result : nil
     }
 
     private var stopped = false
@@ -74,21 +122,46 @@ final class RunningApp {
         killedOnPurpose = true
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        // What its orphaned web processes log from now on is WebKit's reaction to the app's end.
+        loggedBeforeKill = ((try? FileManager.default.attributesOfItem(atPath: logFile.path))?[.size] as? Int) ?? 0
     }
 
     func stop() {
         guard !stopped else { return }
         stopped = true
-        // An app that crashed on its own says why in its log, which goes with the home.
-        if !killedOnPurpose && !process.isRunning && process.terminationReason == .uncaughtSignal {
-            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            let lines = log.split(separator: "\n").filter { !$0.hasPrefix("0x0000") }
-            Issue.record("the app died of signal \(process.terminationStatus); its log ends:\n\(lines.suffix(40).joined(separator: "\n"))")
-        }
+        let crashed = !killedOnPurpose && !process.isRunning && process.terminationReason == .uncaughtSignal
+        let stoppedAt = Date()
         stopProcess(process)
+        // The app and its web processes log here. With G_DEBUG=fatal-criticals a critical ends
+        // the process that raised it; one in a web process may only show as a reload.
+        let log = (try? Data(contentsOf: logFile)) ?? Data()
+        let lines = String(decoding: log.prefix(loggedBeforeKill ?? log.count), as: UTF8.self).split(separator: "\n")
+        let criticals = lines.indices.filter { lines[$0].contains("-CRITICAL **") }
+        if !criticals.isEmpty {
+            // With what came just before each, and when the test began to stop the app.
+            let context = criticals.map { lines[max(0, $0 - 3)...$0].joined(separator: "\n") }
+            Issue.record("the app or its web processes logged criticals (the test stopped the app at \(stoppedAt)):\n\(context.joined(separator: "\n--\n"))")
+        }
+        // An app that crashed on its own says why in its log, which goes with the home.
+        if crashed {
+            let tail = lines.filter { !$0.hasPrefix("0x0000") && !$0.allSatisfy(\.isWhitespace) && !$0.hasSuffix("...") }
+            Issue.record("the app died of signal \(process.terminationStatus); its log ends:\n\(tail.suffix(30).joined(separator: "\n"))")
+        }
     }
 
     deinit { stop() }
+}
+
+/// Polls `condition` every 50 ms until it holds (true) or `timeout` seconds pass (false): a wait
+/// on a condition, never a pause of a guessed length.
+@discardableResult
+func waitUntil(timeout: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(50_000)
+    }
 }
 
 /// The usual live setup: a reference server, saved in a throw-away home, and the app open on it
@@ -107,6 +180,27 @@ struct LiveApp {
     func finish() {
         app.stop()
         server.stop()
+        home.remove()
+    }
+}
+
+/// North and South Studio (two reference servers) saved in a throw-away home, and the app open on
+/// north-studio with a control socket.
+struct TwoServerApp {
+    let home = TemporaryHome()
+    let north: ReferenceServer
+    let south: ReferenceServer
+    let app: RunningApp
+
+    init(_ arguments: [String] = []) throws {
+        (north, south) = try ControlTests.twoServers(home)
+        app = try RunningApp(home: home, arguments: ["north-studio"] + arguments)
+    }
+
+    func finish() {
+        app.stop()
+        north.stop()
+        south.stop()
         home.remove()
     }
 }
@@ -156,12 +250,9 @@ struct ControlTests {
 
     @Test("state, wait, tap and back drive the native chrome; refusals say why")
     func driveChrome() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio", "--device", "phone"])
-        defer { app.stop() }
+        let live = try TwoServerApp(["--device", "phone"])
+        defer { live.finish() }
+        let (app, home, north) = (live.app, live.home, live.north)
         let ready = try app.state("screen=page", "navigation.selected=overview")
         #expect((ready["server"] as? [String: Any])?["id"] as? String == "north-studio")
         #expect(ready["servers"] as? [String] == ["north-studio", "south-studio"])
@@ -193,12 +284,9 @@ struct ControlTests {
 
     @Test("malformed lines get an error answer and the connection goes on; an endless line is cut off")
     func malformedInput() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio"])
-        defer { app.stop() }
+        let live = try TwoServerApp([])
+        defer { live.finish() }
+        let app = live.app
         let lines = rawExchange(app.socket, Array("{nope\n[1]\n{\"id\":4,\"command\":\"tap\"}\n\u{1}\u{2}\n{\"id\":\"s\",\"command\":\"state\"}\n".utf8), lines: 5)
         #expect(lines.count == 5)
         let answers = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -214,12 +302,9 @@ struct ControlTests {
 
     @Test("switching servers in the running app keeps each server's data and sign-in cookie")
     func switchServers() throws {
-        let home = TemporaryHome()
-        defer { home.remove() }
-        let (north, south) = try Self.twoServers(home)
-        defer { north.stop(); south.stop() }
-        let app = try RunningApp(home: home, arguments: ["north-studio", "--allow-eval"])
-        defer { app.stop() }
+        let live = try TwoServerApp(["--allow-eval"])
+        defer { live.finish() }
+        let (app, south) = (live.app, live.south)
         _ = try app.state("screen=page", "negotiated=true")
         #expect(try app.ctl("eval", #"localStorage.setItem("who", "north"); document.cookie = "session=north; max-age=3600"; true"#).status == 0)
 
@@ -237,6 +322,40 @@ struct ControlTests {
 
         let unknown = try app.ctl("switch-server", "west")
         #expect(unknown.status == 1 && unknown.error.contains("no saved server \"west\""))
+    }
+
+    @Test("switching servers while a row's menu was just closed and a sheet shows leaves the app alive, on the new server, with nothing left over")
+    func switchAfterMenuAndSheet() throws {
+        let live = try TwoServerApp(["--device", "phone"])
+        defer { live.finish() }
+        let (app, north, south) = (live.app, live.north, live.south)
+        for round in 0..<2 {
+            let (from, to) = round == 0 ? ("north-studio", "south-studio") : ("south-studio", "north-studio")
+            _ = try app.state("screen=page", "server.id=\"\(from)\"", "negotiated=true", "presentation.ready=true", timeout: 60)
+            #expect(try app.ctl("tap", "screens").status == 0)
+            _ = try app.state("menus.triggers=[\"row-cafeteria\",\"row-lobby-north\",\"row-reception\"]")
+            // A menu opened and dismissed, then one whose choice opens a sheet: both popovers
+            // are let go of while the switch happens.
+            try app.openMenu("row-cafeteria")
+            #expect(try app.ctl("menu-close").status == 0)
+            try app.openMenu("row-lobby-north")
+            #expect(try app.ctl("menu", "preview").status == 0)
+            _ = try app.state("presentation.shown.revealed=true", "menus.open=null")
+            let switched = try app.ctl("switch-server", to)
+            #expect(switched.status == 0, "\(switched.error)")
+            let after = try app.state("screen=page", "server.id=\"\(to)\"", "negotiated=true", "presentation.shown=null",
+                                      "menus.open=null", "alert=null", "presentation.ready=true", timeout: 60)
+            #expect(after["url"] as? String == (to == "south-studio" ? south.url : north.url) + "/")
+            #expect(app.process.isRunning, "the app is alive after the switch")
+        }
+        // The app still shows sheets after the switches.
+        #expect(try app.ctl("tap", "screens").status == 0)
+        _ = try app.state("menus.triggers.0=row-cafeteria")
+        try app.openMenu("row-cafeteria")
+        #expect(try app.ctl("menu", "preview").status == 0)
+        _ = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria")
+        #expect(try app.ctl("sheet-dismiss").status == 0)
+        _ = try app.state("presentation.shown=null", "presentation.ready=true")
     }
 
     @Test("an HTTP error for Studio's page gets an error screen, not the server's error page")
@@ -316,21 +435,18 @@ struct LiveFailureTests {
             for victim in victims { kill(victim, SIGKILL) }
             guard death < 3 else { break }
             // Reloaded: a new document (the marker is gone) negotiates again and the page shows.
-            var fresh = false
-            for _ in 0..<100 where !fresh {
-                usleep(200_000)
-                fresh = try app.ctl("eval", "typeof window.__before").result as? String == "undefined"
-            }
-            #expect(fresh, "the page was not reloaded after web-process death \(death)")
+            let fresh = try app.evalWhen(#"typeof window.__before === "undefined""#) as? Bool
+            #expect(fresh == true, "the page was not reloaded after web-process death \(death)")
             _ = try app.state("screen=page", "negotiated=true")
         }
         let failed = try app.state("screen=error")
         let status = try #require(failed["status"] as? [String: Any])
         #expect(status["title"] as? String == "Studio keeps stopping")
-        // The dead document's state is gone with it: nothing is prewarmed for it, and the error
-        // screen stays (a later state change once revealed the dead page).
-        usleep(1_500_000)
-        let still = try app.state("screen=error", "negotiated=false", "presentation.ready=false")
+        // The dead document's state is gone with it: its sheet page is discarded (a state change
+        // after the error screen, which once revealed the dead page) and nothing is prewarmed
+        // for it; the error screen stays.
+        let still = try app.state("presentation.prepared=false", "presentation.ready=false", "negotiated=false")
+        #expect(still["screen"] as? String == "error")
         #expect((still["status"] as? [String: Any])?["title"] as? String == "Studio keeps stopping")
         // Retry (the control interface's reload) brings it back.
         #expect(try app.ctl("reload").status == 0)

@@ -31,12 +31,8 @@ struct KioskTests {
         // A crashed page comes back by itself.
         #expect(try app.ctl("eval", "window.__before = 1; true").status == 0)
         for victim in LiveFailureTests.webProcesses(of: app.process.processIdentifier) { kill(victim, SIGKILL) }
-        var fresh = false
-        for _ in 0..<100 where !fresh {
-            usleep(200_000)
-            fresh = try app.ctl("eval", "typeof window.__before").result as? String == "undefined"
-        }
-        #expect(fresh, "the page was reloaded")
+        let fresh = try app.evalWhen(#"typeof window.__before === "undefined""#) as? Bool
+        #expect(fresh == true, "the page was reloaded")
         _ = try app.state("screen=page")
 
         // SIGTERM: exit 0, the control socket gone.

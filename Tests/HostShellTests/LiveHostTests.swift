@@ -67,7 +67,7 @@ struct LiveHostTests {
         let process = Process()
         process.executableURL = HostShellBinary.url
         process.arguments = ["probe", "--reference"]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = HostShellBinary.environment()
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         process.environment = environment

@@ -6,17 +6,28 @@ import Testing
        .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
        .serialized)
 struct ObservabilityTests {
-    /// `hostshell ctl SOCKET events ARGS…` started in the background; its output once it ends.
+    /// `hostshell ctl SOCKET events ARGS…` started in the background, returning once the app
+    /// streams to it (ctl says so on stderr); its output once it ends.
     final class EventReader {
         let process = Process()
         private let pipe = Pipe()
+        private let errors = Pipe()
 
         init(_ app: RunningApp, _ arguments: [String]) throws {
             process.executableURL = HostShellBinary.url
             process.arguments = ["ctl", app.socket, "events"] + arguments
+            process.environment = HostShellBinary.environment()
             process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errors
             try process.run()
+            // Blocks until ctl says the stream started, or ends (end of file) without it.
+            var said = ""
+            while !said.contains("\n") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                said += String(decoding: chunk, as: UTF8.self)
+            }
+            #expect(said.hasPrefix("hostshell ctl: streaming "), "the stream did not start: \(said)")
         }
 
         func finish() -> (status: Int32, events: [[String: Any]]) {
@@ -37,7 +48,6 @@ struct ObservabilityTests {
         _ = try app.state("screen=page", "negotiated=true")
         let both = try EventReader(app, ["--timeout", "5"])  // everything in 5 s
         let bridgeOnly = try EventReader(app, ["--kind", "bridge", "--count", "3", "--timeout", "30"])
-        usleep(500_000)
         #expect(try app.ctl("tap", "media").status == 0)
         let streamed = both.finish()
         #expect(streamed.status == 0)
@@ -107,9 +117,17 @@ struct ObservabilityTests {
     func readmeExample() throws {
         let script = HostShellBinary.root.appendingPathComponent("examples/ci/studio-bridge-test.sh").path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script]
-        process.environment = ProcessInfo.processInfo.environment.merging(["HOSTSHELL": HostShellBinary.url.path]) { $1 }
+        // As the README runs it: on an X server of its own (other suites' apps share this one,
+        // and a menu cannot open while another app's menu holds the pointer).
+        let xvfb = "/usr/bin/xvfb-run"
+        if FileManager.default.isExecutableFile(atPath: xvfb) {
+            process.executableURL = URL(fileURLWithPath: xvfb)
+            process.arguments = ["-a", "-s", "-screen 0 1280x800x24 -nolisten tcp", "/bin/bash", script]
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [script]
+        }
+        process.environment = HostShellBinary.environment(["HOSTSHELL": HostShellBinary.url.path])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

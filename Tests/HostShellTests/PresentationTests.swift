@@ -40,15 +40,13 @@ struct PresentationTests {
         // A second open while one is shown is unavailable.
         let second = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "presentation/open", payload: {presentationId: "p2", path: "/__native/modal/x", title: "Second"}}).then((r) => { window.__second = r; }); true"#
         #expect(try app.ctl("eval", second).status == 0)
-        usleep(300_000)
-        let refused = try #require(try app.ctl("eval", "window.__second").result as? [String: Any])
+        let refused = try #require(try app.evalWhen("window.__second") as? [String: Any])
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable")
 
         #expect(try app.ctl("sheet-action", "refresh").status == 0)
         #expect(try app.ctl("sheet-dismiss").status == 0)
         _ = try app.state("presentation.shown=null")
-        usleep(300_000)
-        #expect(try app.ctl("eval", #"document.getElementById("preview-status").textContent"#).result as? String == "Preview closed.")
+        #expect(try app.evalWhen(#"document.getElementById("preview-status").textContent === "Preview closed.""#) as? Bool == true)
         _ = try app.state("presentation.ready=true")  // prewarmed again for the next one
         // Discarding the used page did not end the process main shares with it.
         #expect(try app.ctl("eval", "1 + 1").result as? Int == 2)
@@ -69,11 +67,12 @@ struct PresentationHostingTests {
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.stateWhen("menus.triggers.2")  // one native menu per screen row
-        #expect(try app.ctl("menu-open", "row-lobby-north").status == 0)
+        try app.openMenu("row-lobby-north")  // on screen before an item is chosen
         #expect(try app.ctl("menu", "preview").status == 0)
         let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.style=bottom-sheet", "presentation.shown.size=compact")
         let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
         #expect(last["prewarmed"] as? Bool == true)
+        #expect(last["painted"] as? Bool == true, "revealed on Studio's paint, not at the time limit")
         #expect((last["milliseconds"] as? Double ?? 0) > 0)
         // The sheet's header menu (presentation/update's menu) and the sheet page's haptics.
         #expect(try app.ctl("sheet-action", "restart").status == 0)
@@ -102,15 +101,14 @@ struct PresentationHostingTests {
         // Still offered: the page loads when a sheet is asked for.
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.stateWhen("menus.triggers.0")
-        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
+        try app.openMenu("row-cafeteria")
         #expect(try app.ctl("menu", "preview").status == 0)
         let shown = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Cafeteria", "presentation.shown.style=panel")
         let last = try #require((shown["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any])
         #expect(last["prewarmed"] as? Bool == false)
         #expect(try app.ctl("sheet-dismiss").status == 0)
-        // No prewarm during the pause after pressure.
-        usleep(1_000_000)
-        _ = try app.state("presentation.shown=null", "presentation.ready=false", "presentation.prewarming=false")
+        // No prewarm during the pause after pressure: the used page is discarded and no other made.
+        _ = try app.state("presentation.shown=null", "presentation.prepared=false", "presentation.prewarming=false")
     }
 
     @Test("one alert across the app: the sheet page's alert makes main's unavailable until it is answered")
@@ -121,15 +119,14 @@ struct PresentationHostingTests {
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true")
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.stateWhen("menus.triggers.0")
-        #expect(try app.ctl("menu-open", "row-cafeteria").status == 0)
+        try app.openMenu("row-cafeteria")
         #expect(try app.ctl("menu", "preview").status == 0)
         _ = try app.state("presentation.shown.revealed=true")
         let ask = { (id: String) in #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "alert/present", payload: {alertId: "\#(id)", title: "Sure?", actions: [{id: "ok", label: "OK"}]}}).then((r) => { window.__asked = r; }); true"# }
         #expect(try app.ctl("eval", "--sheet", ask("s1")).status == 0)
         _ = try app.state("alert.alertId=s1")
         #expect(try app.ctl("eval", ask("m1")).status == 0)
-        usleep(300_000)
-        let refused = try #require(try app.ctl("eval", "window.__asked").result as? [String: Any])
+        let refused = try #require(try app.evalWhen("window.__asked") as? [String: Any])
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable")
         #expect(try app.ctl("alert", "ok").status == 0)
         _ = try app.state("alert=null")
@@ -143,14 +140,14 @@ struct PresentationHostingTests {
         let live = try LiveApp(["--no-prewarm", "--allow-eval"])
         defer { live.finish() }
         let app = live.app
-        _ = try app.state("screen=page", "negotiated=true", "presentation.prewarming=false")
-        usleep(1_000_000)
-        _ = try app.state("presentation.ready=false")
+        // Main is ready with its catalog (when a prewarm would start): no sheet page is made.
+        _ = try app.state("screen=page", "negotiated=true", "navigation.selected=overview", "presentation.prewarming=false")
+        _ = try app.state("presentation.prepared=false", "presentation.ready=false")
         #expect(try app.ctl("eval", #"history.pushState({}, "", "/screens/reception"); dispatchEvent(new PopStateEvent("popstate")); true"#).status == 0)
         _ = try app.state("backBar.label=Screens")
         #expect(try app.ctl("eval", #"document.getElementById("preview").click(); true"#).status == 0)
         _ = try app.state("presentation.shown.revealed=true", "presentation.shown.title=Reception")
         #expect(try app.ctl("sheet-dismiss").status == 0)
-        _ = try app.state("presentation.shown=null", "presentation.ready=false")
+        _ = try app.state("presentation.shown=null", "presentation.prepared=false", "presentation.ready=false")
     }
 }

@@ -25,8 +25,7 @@ struct QRTests {
         _ = try app.state("qrScan=true")
         #expect(try app.ctl("scan", "--image", Self.fixtures.appendingPathComponent("pairing.png").path).status == 0)
         _ = try app.state("qrScan=false")
-        usleep(300_000)
-        let results = try #require(try app.ctl("eval", "window.__results").result as? [[String: Any]])
+        let results = try #require(try app.evalWhen("window.__results.length >= 1 && window.__results") as? [[String: Any]])
         #expect(results.first?["requestId"] as? String == "pair-1")
         #expect(results.first?["outcome"] as? String == "scanned")
         #expect(results.first?["value"] as? String == "tc-pairing:lobby-north:7F3K-29QX")
@@ -34,8 +33,8 @@ struct QRTests {
         #expect(try app.ctl("eval", ask.replacingOccurrences(of: "pair-1", with: "pair-2")).status == 0)
         _ = try app.state("qrScan=true")
         #expect(try app.ctl("scan", "--cancel").status == 0)
-        usleep(300_000)
-        let after = try #require(try app.ctl("eval", "window.__results").result as? [[String: Any]])
+        let after = try #require(try app.evalWhen("window.__results.length >= 2 && window.__results") as? [[String: Any]])
+        #expect(after.count == 2)
         #expect(after.last?["requestId"] as? String == "pair-2" && after.last?["outcome"] as? String == "cancelled")
     }
 }

@@ -10,6 +10,7 @@ final class ReferenceServer {
         process.executableURL = HostShellBinary.url
         process.arguments = ["serve", "--reference"] + (installation.map { ["--installation", $0] } ?? [])
             + (port.map { ["--port", String($0)] } ?? []) + extra
+        process.environment = HostShellBinary.environment()
         // The first line of its output is the address; read it from a file, with a deadline.
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-serve-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -18,9 +19,9 @@ final class ReferenceServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var text = ""
-        for _ in 0..<200 where !text.contains("\n") {
-            usleep(50_000)
+        waitUntil(timeout: 10) { [process] in
             text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            return text.contains("\n") || !process.isRunning
         }
         url = text.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:"), "the reference server did not start")
@@ -32,10 +33,7 @@ final class ReferenceServer {
 
     deinit {
         guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<100 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // never hang the suite
-        process.waitUntilExit()
+        stopProcess(process)
     }
 }
 
@@ -44,8 +42,7 @@ final class ReferenceServer {
 func stopProcess(_ process: Process) {
     guard process.isRunning else { return }
     process.terminate()
-    for _ in 0..<100 where process.isRunning { usleep(50_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    if !waitUntil(timeout: 5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }  // never hang the suite
     process.waitUntilExit()
 }
 
@@ -136,10 +133,11 @@ struct ServerCommandTests {
             process.arguments = round % 3 == 2 ? ["server", "remove", "s\(round - 1)"]
                 : ["server", "add", server.url.replacingOccurrences(of: "127.0.0.1", with: round % 2 == 0 ? "127.0.0.1" : "localhost"),
                    "--allow-http", "--name", "s\(round)"]
-            process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+            process.environment = HostShellBinary.environment(home.environment)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // Killed at a random moment of its run: the point of the test, not a wait for the app.
             usleep(UInt32.random(in: 0...30_000, using: &generator))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -149,6 +147,11 @@ struct ServerCommandTests {
                 #expect(!list.stderr.contains("damaged"), "round \(round): \(list.stderr)")
             }
         }
+        // However the rounds fell, the store is there and sound afterwards.
+        let final = try HostShellBinary.run(["server", "add", server.url, "--allow-http", "--name", "last"], environment: home.environment)
+        #expect(final.status == 0 && !final.stderr.contains("damaged"), "\(final.stderr)")
+        let listed = try HostShellBinary.run(["server", "list", "--json"], environment: home.environment)
+        #expect(listed.status == 0 && listed.stdout.contains("\"last\""), "\(listed.stdout)\n\(listed.stderr)")
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: home.storeDirectory.path)) ?? []
         #expect(leftovers.allSatisfy { !$0.contains("damaged") }, "\(leftovers)")
     }

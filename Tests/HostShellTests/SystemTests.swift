@@ -6,8 +6,9 @@ import Testing
        .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
        .serialized)
 struct SystemTests {
+    /// Posts a message as Studio would; its reply lands in `window.__last` (cleared first).
     static func post(_ app: RunningApp, _ type: String, _ payload: String) throws {
-        let script = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "\#(type)", payload: \#(payload)}).then((r) => { window.__last = r; }); true"#
+        let script = #"window.__last = null; window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "\#(type)", payload: \#(payload)}).then((r) => { window.__last = r; }); true"#
         #expect(try app.ctl("eval", script).status == 0)
     }
 
@@ -28,8 +29,7 @@ struct SystemTests {
         #expect((panel["open"] as? [String: Any])?["choices"] as? [String] == ["copy-link", "open", "email", "cancel"])
         // A second share while the panel is open is unavailable.
         try Self.post(app, "system/share", #"{text: "again"}"#)
-        usleep(300_000)
-        let refused = try #require(try app.ctl("eval", "window.__last").result as? [String: Any])
+        let refused = try #require(try app.evalWhen("window.__last") as? [String: Any])
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable")
         let copied = try app.ctl("share", "copy-link")
         #expect(copied.status == 0, "\(copied.error)")
@@ -38,8 +38,7 @@ struct SystemTests {
 
         // The server's own API is never shared.
         try Self.post(app, "system/share", "{url: \"\(server.url)/api/v1/system/identity\"}")
-        usleep(300_000)
-        let own = try #require(try app.ctl("eval", "window.__last").result as? [String: Any])
+        let own = try #require(try app.evalWhen("window.__last") as? [String: Any])
         #expect((own["error"] as? [String: Any])?["code"] as? String == "unavailable")
     }
 }
@@ -60,7 +59,9 @@ struct BridgeLogLiveTests {
         #expect(try live.app.ctl("tap", "media").status == 0)
         _ = try live.app.state("navigation.selected=media")
         try SystemTests.post(live.app, "system/share", #"{text: "pairing tc_pair_0042"}"#)
-        usleep(400_000)
+        // The share is logged as it arrives.
+        let logged = waitUntil(timeout: 30) { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains(#""type":"system/share""#) }
+        #expect(logged, "the share message was not logged")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         let entries = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(entries.count == lines.count && !entries.isEmpty, "one JSON object per line")

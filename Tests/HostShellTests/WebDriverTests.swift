@@ -40,14 +40,12 @@ struct WebDriverTests {
         // the driver with SIGTERM: unblock every signal before the recipe starts.
         run.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.executable, [sys.executable] + sys.argv[1:])",
                          WebDriverTools.example, "-v"]
-        run.environment = ProcessInfo.processInfo.environment.merging(["HOSTSHELL": HostShellBinary.url.path]) { $1 }
+        run.environment = HostShellBinary.environment(["HOSTSHELL": HostShellBinary.url.path])
         let log = try FileHandle(forWritingTo: output)
         run.standardOutput = log
         run.standardError = log
         try run.run()
-        let deadline = Date().addingTimeInterval(240)
-        while run.isRunning && Date() < deadline { usleep(200_000) }
-        let timedOut = run.isRunning
+        let timedOut = !waitUntil(timeout: 240) { !run.isRunning }
         stopProcess(run)
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(!timedOut, "the recipe did not finish in 240 s")
@@ -79,8 +77,8 @@ struct WebDriverTests {
         #expect(page as? [String] == ["Overview · Reference Studio", "function"], "the driven page is the app's signed-in Studio page")
 
         _ = try driver.value("DELETE", "/session/\(session)")
-        for _ in 0..<100 where FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
-        #expect(!FileManager.default.fileExists(atPath: socket), "the app quit with its page and removed its control socket")
+        #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: socket) },
+                "the app quit with its page and removed its control socket")
     }
 
     @Test("switching servers would end the session's page, so it is refused while a session drives it")
@@ -123,11 +121,14 @@ final class WebDriverService {
         process.executableURL = URL(fileURLWithPath: try #require(WebDriverTools.driver))
         process.arguments = ["--port=\(port)"]
         // The driver starts the app with its own environment: the test's throw-away home.
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = HostShellBinary.environment(environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<100 where (try? HTTP.request("GET", "http://127.0.0.1:\(port)/status").status) != 200 { usleep(50_000) }
+        let up = waitUntil(timeout: 10) { [process, port] in
+            !process.isRunning || (try? HTTP.request("GET", "http://127.0.0.1:\(port)/status").status) == 200
+        }
+        #expect(up && process.isRunning, "WebKitWebDriver did not start on port \(port)")
     }
 
     /// Starts a session whose browser is the hostshell binary with `arguments`; its id.

@@ -11,14 +11,14 @@ export XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$wor
 url=${1:-}
 if [ -z "$url" ]; then
   "$hs" serve --reference > "$work/serve" & server=$!
-  until [ -s "$work/serve" ]; do sleep 0.1; done
+  until [ -s "$work/serve" ]; do kill -0 "$server" || exit 1; sleep 0.1; done  # its address, or it died
   url=$(head -1 "$work/serve")
 fi
 "$hs" server add "$url" --allow-http
 sock=$work/app.sock
 "$hs" open --device phone --control "$sock" --bridge-log "$work/bridge.log" --credential-store file & app=$!
 ctl() { "$hs" ctl "$sock" "$@"; }
-until ctl state >/dev/null 2>&1; do sleep 0.2; done
+until ctl state >/dev/null 2>&1; do kill -0 "$app" || exit 1; sleep 0.2; done  # listening, or it died
 
 # Negotiated, with native tabs built from Studio's catalog.
 ctl wait screen=page negotiated=true navigation.kind=tabs --timeout 60 >/dev/null
@@ -26,14 +26,20 @@ ctl wait screen=page negotiated=true navigation.kind=tabs --timeout 60 >/dev/nul
 ctl tap media
 ctl wait navigation.selected=media "url=\"$url/media\"" >/dev/null
 # Every bridge message for 3 s while Playlists is tapped, as Studio and the host exchanged them.
-ctl events --kind bridge --timeout 3 > "$work/events" & events=$!
-sleep 0.5; ctl tap playlists
-wait "$events"
+# The tap waits for ctl to say (on stderr) that the app streams, so nothing is missed.
+exec 3< <(ctl events --kind bridge --timeout 3 2>&1 > "$work/events")
+events=$!
+read -r -u 3 started
+[[ $started == "hostshell ctl: streaming "* ]]
+ctl tap playlists
+wait "$events"; exec 3<&-
 grep -q '"type":"navigation/request"' "$work/events"
 # A sheet from a row's native menu, shown from the prewarmed page, and closed.
 ctl tap screens
 ctl wait presentation.ready=true menus.triggers.0=row-cafeteria >/dev/null
-ctl menu-open row-lobby-north && ctl menu preview
+ctl menu-open row-lobby-north
+ctl wait menus.open=row-lobby-north >/dev/null
+ctl menu preview
 ctl wait presentation.shown.revealed=true presentation.lastOpen.prewarmed=true >/dev/null
 ctl snapshot "$work/sheet.png"
 ctl sheet-dismiss

@@ -30,6 +30,9 @@ public enum PageEvent: Sendable, Equatable {
     case presentationAction(presentationId: String, actionId: String)
     /// The person opened the menu `menuId` (a trigger's, or the armed one by a context click).
     case menuOpenRequested(menuId: String)
+    /// The menu `menuId` could not be put on screen (GTK took it down at once: another
+    /// application holds the pointer and keyboard). Nobody saw it, so Studio hears nothing.
+    case menuNotShown(menuId: String)
     /// The person chose `actionId` in the open menu `menuId`, or closed it without a choice.
     case menuChosen(menuId: String, actionId: String)
     case menuDismissed(menuId: String)
@@ -284,6 +287,10 @@ public struct PageSession: Sendable, Equatable {
             let closing = openMenu.map { $0.menuId != menuId ? dismissOpenMenu() : [] } ?? []
             openMenu = menu
             return closing + [.showMenu(menu)]
+
+        case .menuNotShown(let menuId):
+            if openMenu?.menuId == menuId { openMenu = nil }
+            return []
 
         case .menuChosen(let menuId, let actionId):
             // Only the open menu, as Studio last sent it, and only an item it has that is enabled.

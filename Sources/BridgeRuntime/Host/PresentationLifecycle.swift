@@ -68,8 +68,9 @@ public struct PresentationLifecycle: Sendable, Equatable {
         case pageReady(page: Int)
         /// The sheet page answered `presentation/show`: `accepted` is its receiver's `true`.
         case showAnswered(presentationId: String, accepted: Bool)
-        /// What the sheet page accepted has been painted, at `now`.
-        case painted(presentationId: String, now: Double)
+        /// What the sheet page accepted has been painted, at `now` — or the paint wait ran out
+        /// (`seen` false: revealed at the time limit, without Studio's paint seen).
+        case painted(presentationId: String, now: Double, seen: Bool)
         /// The sheet page's messages about the sheet shown (stale ids were dropped by its session).
         case updated(PresentationUpdate)
         case closeRequested(presentationId: String)
@@ -180,11 +181,11 @@ public struct PresentationLifecycle: Sendable, Equatable {
             self.shown = shown
             return [.waitForPaint(presentationId: id)]
 
-        case .painted(let id, let now):
+        case .painted(let id, let now, let seen):
             guard var shown, shown.presentationId == id, shown.accepted, !shown.revealed else { return [] }
             shown.revealed = true
             self.shown = shown
-            lastOpen = OpenTiming(milliseconds: (now - shown.openedAt) * 1000, prewarmed: shown.prewarmed)
+            lastOpen = OpenTiming(milliseconds: (now - shown.openedAt) * 1000, prewarmed: shown.prewarmed, painted: seen)
             return [.reveal]
 
         case .updated(let update):
@@ -316,6 +317,11 @@ public struct PresentationLifecycle: Sendable, Equatable {
 public struct OpenTiming: Sendable, Equatable {
     public let milliseconds: Double
     public let prewarmed: Bool
+    /// False when the sheet was revealed at the paint wait's limit, without Studio's paint seen
+    /// (a benchmark must not count such an open).
+    public let painted: Bool
 
-    public init(milliseconds: Double, prewarmed: Bool) { self.milliseconds = milliseconds; self.prewarmed = prewarmed }
+    public init(milliseconds: Double, prewarmed: Bool, painted: Bool = true) {
+        self.milliseconds = milliseconds; self.prewarmed = prewarmed; self.painted = painted
+    }
 }

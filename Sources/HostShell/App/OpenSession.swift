@@ -138,6 +138,7 @@ final class OpenSession {
         alertDialog?.withdraw()
         sharePanel?.respond("cancel")
         qrScan?.finish(nil)
+        view.menus.hide()
         presentations?.close()
         uploader?.cancel()
         page.close()

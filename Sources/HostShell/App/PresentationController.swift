@@ -82,7 +82,7 @@ final class PresentationController {
             layer?.show(request)
             layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
         case .waitForPaint(let id):
-            sheetPage?.web.whenPainted { [weak self] in self?.send(.painted(presentationId: id, now: monotonicSeconds())) }
+            sheetPage?.web.whenPainted { [weak self] seen in self?.send(.painted(presentationId: id, now: monotonicSeconds(), seen: seen)) }
         case .reveal: layer?.content.reveal()
         case .applyHeader(let header, let navigation):
             layer?.content.apply(header: header)
@@ -165,8 +165,10 @@ final class PresentationController {
              "bounds": layer?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
                                                   "width": .number(Double(b.width)), "height": .number(Double(b.height))] } ?? .null]
         } ?? .null
-        return ["ready": .bool(life.page?.ready == true), "shown": shown, "prewarming": .bool(life.prewarmingNow),
-                "lastOpen": life.lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed)] } ?? .null]
+        return ["ready": .bool(life.page?.ready == true), "prepared": .bool(life.page != nil), "shown": shown,
+                "prewarming": .bool(life.prewarmingNow),
+                "lastOpen": life.lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed),
+                                                 "painted": .bool($0.painted)] } ?? .null]
     }
 
     var ready: Bool { life.page?.ready == true }

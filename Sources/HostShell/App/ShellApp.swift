@@ -94,8 +94,10 @@ final class ShellApp {
                               networkSession: networkSession(for: record), environment: environment,
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         attach(session)
-        window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
+        // Closed while its widgets are still in the window (its sheet and menus come out of
+        // them); only then does the window let go of its view.
         previous.close()
+        window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         refreshSwitcher()
         session.start()
         return nil

@@ -26,7 +26,7 @@ enum ShellState {
         let menus = session.activePage.session
         state["menus"] = ["armed": menus.armedMenu.map { .string($0.menuId) } ?? .null,
                           "triggers": .array(menus.triggers.keys.sorted().map(JSONValue.string)),
-                          "open": menus.openMenu.map { .string($0.menuId) } ?? .null]
+                          "open": menus.openMenu.flatMap { session.activeMenus.shownId == $0.menuId ? .string($0.menuId) : nil } ?? .null]
         state["alert"] = session.alertDialog.map { dialog in
             let alert = dialog.request
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,

@@ -59,10 +59,14 @@ extension ShellApp {
                 return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
             }
             session.activeMenus.requestOpen(menuId)
+            guard session.activePage.session.openMenu?.menuId == menuId, session.activeMenus.shownId == menuId else {
+                return fail("the menu could not be shown: GTK took it down at once (another application holds the pointer and keyboard); nothing was sent to Studio, ask again")
+            }
             ok(.null)
         case .menu(let actionId):
             let page = session.activePage
             guard let open = page.session.openMenu else { return fail("no menu is open") }
+            guard session.activeMenus.shownId == open.menuId else { return fail("the menu is not on screen yet: wait for menus.open first") }
             guard let item = open.items.first(where: { $0.id == actionId }) else { return fail("the open menu has no item \"\(actionId)\"") }
             guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
             page.menuChosen(open.menuId, actionId: actionId)

@@ -83,6 +83,10 @@ final class AuthWindow {
                                              Unmanaged.passUnretained(self).toOpaque())
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(window), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
+        // The sign-in page is thrown away: end its web process now, before its window and
+        // session go, rather than let it find its connections closed under it (it logged
+        // criticals when it did).
+        webkit_web_view_terminate_web_process(view)
         gtk_window_destroy(cast(window))
         g_object_unref(UnsafeMutableRawPointer(session))
         done(callback)

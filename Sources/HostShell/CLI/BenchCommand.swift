@@ -6,7 +6,7 @@ import Glibc
 /// encode the reply of typical messages. `scripts/bench` runs it on a release build beside the
 /// plain-C floor (`bench/codec_floor.c`) reading the same files.
 enum BenchCommand {
-    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL | hostshell bench upload ORIGIN FILE TOKEN | hostshell bench control SOCKET [--count N]"
+    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL | hostshell bench upload ORIGIN FILE TOKEN | hostshell bench control SOCKET [--count N] | hostshell bench rendering"
 
     /// The live host on one page (see `LiveBench`); needs a display.
     static func live(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -17,7 +17,17 @@ enum BenchCommand {
         return MainActor.assumeIsolated { LiveBench(url: url, origin: origin).run() }
     }
 
+    /// `hostshell bench rendering`: the rendering variables HostShell would run GTK and WebKit
+    /// with on this machine (`RenderingPolicy`), as `NAME=VALUE` words for `env`, so the plain-C
+    /// floors are measured drawing the same way.
+    static func rendering() -> Int32 {
+        RenderingSetup.apply()
+        print(LiveBench.renderingVariables.compactMap { name in getenv(name).map { "\(name)=\(String(cString: $0))" } }.joined(separator: " "))
+        return ExitCode.success
+    }
+
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments == ["rendering"] { return rendering() }
         if arguments.first == "live" { return try live(Array(arguments.dropFirst())) }
         if arguments.first == "upload" { return try UploadBench.run(Array(arguments.dropFirst())) }
         if arguments.first == "control" { return try ControlBench.run(Array(arguments.dropFirst())) }

@@ -37,8 +37,9 @@ enum CtlCommand {
         return ExitCode.success
     }
 
-    /// `events`: prints each event line as it comes, until `--count` events arrived (exit 0),
-    /// `--timeout` passed (exit 0 without a count, 1 short of it), or the app went away.
+    /// `events`: says "hostshell ctl: streaming …" on stderr once the app streams, then prints
+    /// each event line as it comes, until `--count` events arrived (exit 0), `--timeout` passed
+    /// (exit 0 without a count, 1 short of it), or the app went away.
     private static func events(socketPath: String, _ arguments: [String]) throws(UsageError) -> Int32 {
         var count: Int?
         var timeout: Double?
@@ -70,6 +71,9 @@ enum CtlCommand {
             printError("hostshell ctl: \((try? JSONParser.parse(answer))?.objectValue?["error"]?.stringValue ?? "the app did not start the stream")")
             return ExitCode.failure
         }
+        // Said once the app streams, so a script can act only then (nothing before is missed).
+        let kinds = object["result"]?.objectValue?["streaming"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        printError("hostshell ctl: streaming \(kinds.joined(separator: ", ")) events")
         let deadline = timeout.map { monotonicSeconds() + $0 }
         var seen = 0
         while count.map({ seen < $0 }) ?? true {

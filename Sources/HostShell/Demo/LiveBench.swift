@@ -6,7 +6,9 @@ import Foundation
 /// plain WebKit, for `scripts/bench`. On a Studio page: milliseconds from process start
 /// (`HOSTSHELL_T0_NS`) to "negotiated and native chrome drawn". On the round-trip page: the
 /// gaps between 1000 consecutive bridge messages through the full path (relay, decode, page
-/// session, reply). Always: RSS of the whole process tree. One JSON line.
+/// session, reply). Always: RSS of the whole process tree, and the rendering chosen (which the
+/// floor must match). One JSON line, exit 0; a run whose chrome never came or whose page never
+/// finished its round trips says so and exits 1, so it never becomes a sample.
 @MainActor
 final class LiveBench {
     let url: String
@@ -18,6 +20,7 @@ final class LiveBench {
     private var arrivals: [Double] = []
     private var chromeMs: Double?
     private var done = false
+    private var exitCode = ExitCode.success
 
     init(url: String, origin: Origin) {
         self.url = url
@@ -43,14 +46,17 @@ final class LiveBench {
         onNotify(UnsafeMutableRawPointer(page.view), "title") { [unowned self] in
             if self.page.web.title?.hasPrefix("bench:") == true { self.finish() }
         }
-        MainLoop.after(milliseconds: 60_000) { [unowned self] in self.finish() }
+        MainLoop.after(milliseconds: 60_000) { [unowned self] in self.finish(timedOut: true) }
         g_main_loop_run(loop)
-        return ExitCode.success
+        return exitCode
     }
 
-    private func finish() {
+    private var roundTripPage: Bool { url.contains("roundtrip") }
+
+    private func finish(timedOut: Bool = false) {
         guard !done else { return }
         done = true
+        defer { g_main_loop_quit(loop) }
         var p50 = -1.0, p99 = -1.0
         if arrivals.count > 1001 {
             let tail = Array(arrivals.suffix(1001))
@@ -58,11 +64,29 @@ final class LiveBench {
             p50 = gaps[499]
             p99 = gaps[989]
         }
+        // A run that did not get there is no sample: say what did not come.
+        let missing = roundTripPage ? (p50 < 0 ? "the round-trip page did not finish 1000 round trips (\(arrivals.count) messages)" : nil)
+                                    : (chromeMs == nil ? "the native chrome never came (no catalog negotiated)" : nil)
+        if let missing {
+            printError("hostshell bench live: \(missing)\(timedOut ? " within 60 s" : ""); this run is not a sample")
+            exitCode = ExitCode.failure
+            return
+        }
         let result: JSONValue = ["chromeMs": .number(((chromeMs ?? -1) * 10).rounded() / 10), "rttP50Us": .number((p50 * 10).rounded() / 10),
-                                 "rttP99Us": .number((p99 * 10).rounded() / 10), "rssKiB": .number(Double(Self.treeRSS()))]
+                                 "rttP99Us": .number((p99 * 10).rounded() / 10), "rssKiB": .number(Double(Self.treeRSS())),
+                                 "rendering": .string(Self.renderingSettings())]
         print(JSONWriter.string(result))
         fflush(nil)
-        g_main_loop_quit(loop)
+    }
+
+    nonisolated static let renderingVariables = ["GSK_RENDERER", "WEBKIT_SKIA_ENABLE_CPU_RENDERING"]
+
+    /// The rendering variables GTK and WebKit run with, as `GSK_RENDERER=… WEBKIT_SKIA_ENABLE_CPU_RENDERING=…`
+    /// (unset ones as `-`): `bench/webkit_floor.c` prints the same, and `scripts/bench` compares them.
+    static func renderingSettings() -> String {
+        renderingVariables.map { name in
+            "\(name)=\(getenv(name).map { String(cString: $0) } ?? "-")"
+        }.joined(separator: " ")
     }
 
     nonisolated static func msSinceLaunch() -> Double {

@@ -39,13 +39,15 @@ final class UploadBench: CredentialSource {
             var seconds = 0.0
             uploader.onCompleted = { seconds = monotonicSeconds() - start }
             uploader.onDone = { result in
-                if result.uploaded != 1 {
+                defer { g_main_loop_quit(loop) }
+                guard result.uploaded == 1 else {
+                    // No sample: scripts/bench stops on the exit status.
                     printError("hostshell bench upload: the upload failed: \(result.failed.map(\.problem).joined(separator: "; "))")
                     exit = ExitCode.failure
+                    return
                 }
                 let rate = Double(size) / 1_048_576 / seconds
                 print(#"{"seconds":\#((seconds * 1000).rounded() / 1000),"mibPerSecond":\#(String(format1: rate)),"rssGrowthKiB":\#(Self.status("VmHWM") - rss0)}"#)
-                g_main_loop_quit(loop)
             }
             uploader.start()
             g_main_loop_run(loop)

@@ -85,8 +85,10 @@ final class ActionMenuLayer {
         onOpen?(menuId)
     }
 
-    /// Shows `menu` at the anchor of the request, in place of any menu shown.
-    func show(_ menu: ActionMenu) {
+    /// Shows `menu` at the anchor of the request, in place of any menu shown. False when GTK
+    /// could not show it: a menu grabs the pointer and keyboard, and while another application
+    /// holds them GTK takes the popover down at once.
+    func show(_ menu: ActionMenu) -> Bool {
         hide()
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         for (index, group) in menu.groups.enumerated() {
@@ -126,10 +128,20 @@ final class ActionMenuLayer {
         self.popover = popover
         shownMenuId = menuId
         gtk_popover_popup(cast(popover))
+        // Shown, GTK maps it during the popup; a failed grab hides it again before that.
+        guard gtk_widget_get_mapped(popover) != 0 else {
+            hide()
+            return false
+        }
+        return true
     }
 
-    /// The id of the menu shown, for the control interface (the session's `openMenu` decides).
-    var shownId: String? { shownMenuId }
+    /// The menu on screen — mapped by GTK, so a person could see it and choose from it (the
+    /// session's `openMenu` says which menu is open; this, whether it is showing yet).
+    var shownId: String? {
+        guard let popover, gtk_widget_get_mapped(popover) != 0 else { return nil }
+        return shownMenuId
+    }
 
     /// Takes the menu shown away (no report: the session decided).
     func hide() {
@@ -160,7 +172,8 @@ extension ActionMenuLayer {
     func perform(_ effect: PageEffect, for page: StudioPage) -> Bool {
         switch effect {
         case .menusChanged: update(armed: page.session.armedMenu, triggers: page.session.triggers)
-        case .showMenu(let menu): show(menu)
+        case .showMenu(let menu):
+            if !show(menu) { page.apply(.menuNotShown(menuId: menu.menuId)) }
         case .hideMenu: hide()
         default: return false
         }

@@ -128,7 +128,10 @@ final class InWindowSheet {
 
     /// Takes the sheet out of the window for good (its page is being discarded).
     func close() {
+        content.menus.hide()
         setShown(false)
+        // The keyboard goes back to the page behind (focusable again), if the sheet had it.
+        releaseFocus(from: sheet, to: gtk_overlay_get_child(cast(overlay)))
         if positionHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(overlay), positionHandler) }
         positionHandler = 0
         gtk_overlay_remove_overlay(cast(overlay), sheet)

@@ -41,6 +41,20 @@ func windowOf(_ widget: WidgetPointer) -> WidgetPointer? {
     gtk_widget_get_root(widget).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) }
 }
 
+/// Takes the window's keyboard focus out of `widget` (and its descendants) before it leaves the
+/// window: GTK 4.8 keeps a widget taken out of the window as the window's focus, alive only by
+/// that reference, and frees it in the middle of the next focus change, which then reads it
+/// (a GtkLabel taking focus checks whether the old focus is inside it: a critical on a freed
+/// widget). `to` takes the focus instead when it can; otherwise nothing has it.
+@MainActor
+func releaseFocus(from widget: WidgetPointer, to successor: WidgetPointer? = nil) {
+    guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return }
+    let focused = UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GtkWidget.self)
+    guard focused == widget || gtk_widget_is_ancestor(focused, widget) != 0 else { return }
+    if let successor, gtk_widget_grab_focus(successor) != 0, gtk_root_get_focus(root) != focus { return }
+    gtk_root_set_focus(root, nil)
+}
+
 /// A window widget as the `GtkWindow` pointer dialogs take for their parent.
 func asWindow(_ widget: WidgetPointer?) -> UnsafeMutablePointer<GtkWindow>? {
     widget.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }

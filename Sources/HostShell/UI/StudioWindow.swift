@@ -106,6 +106,7 @@ final class StudioWindow {
 
     /// Shows another Studio view in this window (the previous one is removed from it).
     func show(_ view: StudioView, title: String, subtitle: String) {
+        releaseFocus(from: self.view.widget)
         self.view = view
         adw_toast_overlay_set_child(toasts, view.widget)
         gtk_window_set_title(cast(window), title)
