@@ -123,24 +123,43 @@ final class RunningApp {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         // What its orphaned web processes log from now on is WebKit's reaction to the app's end.
-        loggedBeforeKill = ((try? FileManager.default.attributesOfItem(atPath: logFile.path))?[.size] as? Int) ?? 0
+        loggedBeforeKill = logged()
     }
+
+    private func logged() -> Int { ((try? FileManager.default.attributesOfItem(atPath: logFile.path))?[.size] as? Int) ?? 0 }
+
+    /// A web process's critical seen only while the app exits on SIGTERM, a few times in many
+    /// runs and not yet understood (no WebKit symbols here to see where): shown as a known
+    /// issue, not hidden, and only that exact one, only then.
+    static let knownExitCritical = "GLib-GObject-CRITICAL **", knownExitAssertion = "g_object_ref: assertion 'G_IS_OBJECT (object)' failed"
 
     func stop() {
         guard !stopped else { return }
         stopped = true
         let crashed = !killedOnPurpose && !process.isRunning && process.terminationReason == .uncaughtSignal
-        let stoppedAt = Date()
+        let loggedBeforeStop = logged()
         stopProcess(process)
         // The app and its web processes log here. With G_DEBUG=fatal-criticals a critical ends
         // the process that raised it; one in a web process may only show as a reload.
         let log = (try? Data(contentsOf: logFile)) ?? Data()
-        let lines = String(decoding: log.prefix(loggedBeforeKill ?? log.count), as: UTF8.self).split(separator: "\n")
-        let criticals = lines.indices.filter { lines[$0].contains("-CRITICAL **") }
+        let kept = log.prefix(loggedBeforeKill ?? log.count)
+        let running = String(decoding: kept.prefix(loggedBeforeStop), as: UTF8.self).split(separator: "\n")
+        let exiting = String(decoding: kept.dropFirst(loggedBeforeStop), as: UTF8.self).split(separator: "\n")
+        let lines = running + exiting
+        let app = "(hostshell:\(process.processIdentifier))", appUnnamed = "(process:\(process.processIdentifier))"
+        let known = exiting.filter { line in
+            line.contains(Self.knownExitCritical) && line.contains(Self.knownExitAssertion) && !line.contains(app) && !line.contains(appUnnamed)
+        }
+        let criticals = lines.indices.filter { lines[$0].contains("-CRITICAL **") && !known.contains(lines[$0]) }
         if !criticals.isEmpty {
-            // With what came just before each, and when the test began to stop the app.
+            // With what came just before each.
             let context = criticals.map { lines[max(0, $0 - 3)...$0].joined(separator: "\n") }
-            Issue.record("the app or its web processes logged criticals (the test stopped the app at \(stoppedAt)):\n\(context.joined(separator: "\n--\n"))")
+            Issue.record("the app or its web processes logged criticals:\n\(context.joined(separator: "\n--\n"))")
+        }
+        if !known.isEmpty {
+            withKnownIssue("a web process's critical while the app exits (open: cause not found yet)") {
+                Issue.record("logged after SIGTERM:\n\(known.joined(separator: "\n"))")
+            }
         }
         // An app that crashed on its own says why in its log, which goes with the home.
         if crashed {
