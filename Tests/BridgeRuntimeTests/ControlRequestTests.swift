@@ -67,4 +67,19 @@ struct ControlRequestTests {
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["state", "extra"]) }
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["launch"]) }
     }
+
+    @Test("a wait gives up after 10 s unless told; ctl waits for the answer that long plus 20 s for a busy app")
+    func answerTimeouts() throws {
+        let plain = try ControlRequest.decode(#"{"command":"wait","until":{"screen":"page"}}"#).get()
+        #expect(plain.command == .wait(until: StatePredicate(["screen": "page"]), timeout: ControlRequest.defaultWaitSeconds))
+        #expect(ControlRequest.defaultWaitSeconds == 10 && ControlRequest.answerMargin == 20)
+        #expect(plain.answerTimeout == 30)
+        let long = try ControlRequest.decode(try ControlRequest.line(fromArguments: ["wait", "screen=page", "--timeout", "600"])).get()
+        #expect(long.answerTimeout == 620)
+        #expect(try ControlRequest.decode(#"{"command":"state"}"#).get().answerTimeout == 30)
+        #expect(try ControlRequest.decode(#"{"command":"snapshot","path":"/tmp/a.png"}"#).get().answerTimeout == 30)
+        #expect(ControlRequest.answerTimeout(forLine: #"{"command":"wait","until":{"a":1},"timeout":5}"#) == 25)
+        #expect(ControlRequest.answerTimeout(forLine: #"{"command":"launch"}"#) == 30)
+        #expect(ControlRequest.answerTimeout(forLine: "not json") == 30)
+    }
 }

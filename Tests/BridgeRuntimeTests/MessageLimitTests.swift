@@ -68,6 +68,20 @@ struct MessageLimitTests {
         #expect(failureCode(envelope("navigation/state", ["activeDestinationId": "A"])) == .malformed)
     }
 
+    @Test("navigation/state: the path is diagnostic only, not checked as a Studio path (§5); only corpus case 37's leading / is")
+    func navigationStatePathIsDiagnostic() {
+        func code(_ path: String) -> ReplyErrorCode? { failureCode(envelope("navigation/state", ["activeDestinationId": nil, "path": .string(path)])) }
+        // Dot segments, //, backslash, white space, control, /__native: no Studio path, still a diagnostic one.
+        for path in ["/a/../b", "/a/%2e%2e/b", "//evil.example", "/\\evil.example", "/a b", "/a\u{0}b", "/__native/modal",
+                     "/\u{301}x", "/" + repeated("\u{1F600}", 2047)] {
+            #expect(code(path) == nil, "\(path.unicodeScalars.prefix(12).map(\.value))")
+        }
+        #expect(code("/" + repeated("\u{1F600}", 2048)) == .malformed, "2049 scalars")
+        // The shared corpus (case 37, "navigation/state with a relative path") keeps the leading /.
+        #expect(code("layouts") == .malformed)
+        #expect(code("\u{301}/x") == .malformed)
+    }
+
     @Test("navigation/chrome is strict at both levels")
     func chrome() {
         #expect(failureCode(envelope("navigation/chrome", ["title": "T", "extra": 1])) == .malformed)

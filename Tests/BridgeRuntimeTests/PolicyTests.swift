@@ -149,4 +149,11 @@ struct KioskBackoffTests {
         #expect(KioskBackoff.delay(attempt: 0) == 1)
         #expect(KioskBackoff.delay(attempt: 10_000) == 60)
     }
+
+    @Test("the pointer hides after 3 s by default; --cursor-timeout takes 0.1 s to an hour")
+    func cursorTimeout() {
+        #expect(KioskOptions().cursorTimeout == 3)
+        #expect(KioskOptions.cursorTimeoutRange.contains(KioskOptions().cursorTimeout))
+        #expect(KioskOptions.cursorTimeoutRange == 0.1...3600)
+    }
 }

@@ -61,4 +61,32 @@ struct ServerStoreTests {
         #expect(ServerRecord.makeId(from: "Lobby Studio", taken: ["lobby-studio"]) == "lobby-studio-2")
         #expect(ServerRecord.makeId(from: "???", taken: []) == "server")
     }
+
+    @Test("names are 1-200 scalars in the saved list and in an identity; a thousand such servers fit the file limit")
+    func nameLengths() throws {
+        func store(name: String) -> [UInt8] {
+            Array(#"{"schemaVersion": 1, "servers": [{"id": "a", "name": \#(JSONWriter.string(.string(name))), "address": "https://a.example", "installationId": "\#(Self.id)"}]}"#.utf8)
+        }
+        #expect(ServerRecord.nameLength == 1...200)
+        #expect(try ServerStoreFormat.decode(store(name: repeated("\u{1F600}", 200))).get().first?.name.unicodeScalars.count == 200)
+        for bad in ["", repeated("a", 201)] {
+            guard case .failure = ServerStoreFormat.decode(store(name: bad)) else { Issue.record("accepted a name of \(bad.count)"); continue }
+        }
+        func identity(_ organization: String) -> [UInt8] {
+            Array(#"{"data":{"product":"tilecast","apiVersion":"v1","installationId":"\#(Self.id)","organizationName":\#(JSONWriter.string(.string(organization)))}}"#.utf8)
+        }
+        #expect(ServerIdentity.organizationNameLength == 1...200)
+        #expect((try? ServerIdentity.parse(identity(repeated("\u{E9}", 200))).get()) != nil)
+        #expect((try? ServerIdentity.parse(identity(repeated("a", 201))).get()) == nil)
+        #expect((try? ServerIdentity.parse(identity("")).get()) == nil)
+        // The file limit leaves room for far more servers than anyone saves.
+        let longest = (0..<1000).map { index in
+            ServerRecord(id: "server-\(index)", name: repeated("\u{1F600}", 200),
+                         address: try! ServerAddress.parse("https://" + repeated("a", 60) + ".example.org:65535").get(),
+                         identity: ServerIdentity(installationId: Self.id, organizationName: repeated("\u{1F600}", 200)))
+        }
+        let bytes = ServerStoreFormat.encode(longest)
+        #expect(bytes.count < ServerStoreFormat.maxFileBytes / 2, "\(bytes.count) bytes")
+        #expect(try ServerStoreFormat.decode(bytes).get().count == 1000)
+    }
 }

@@ -111,4 +111,20 @@ struct SignInTests {
         #expect(ISO8601.seconds("2024-02-29 00:00:00") == nil)
         #expect(ISO8601.seconds("2024-13-01T00:00:00Z") == nil)
     }
+
+    @Test("the stored form is read from text of at most 64 KiB; an exchange gives up before the token it refreshes expires")
+    func storedFormAndExchangeTimeout() {
+        let longest = Credential(accessToken: "tca_" + repeated("a", Credential.maxTokenBytes - 4),
+                                 refreshToken: "tcr_" + repeated("b", Credential.maxTokenBytes - 4), expiresAt: 2_000_000_000.5)
+        let text = JSONWriter.string(longest.json)
+        #expect(Credential(storedForm: text) == longest)
+        #expect(text.utf8.count * 4 < Credential.maxStoredBytes, "the longest credential fits four times over")
+        #expect(Credential(storedForm: text + repeated(" ", Credential.maxStoredBytes - text.utf8.count)) == longest)
+        #expect(Credential(storedForm: text + repeated(" ", Credential.maxStoredBytes - text.utf8.count + 1)) == nil)
+        #expect(Credential(storedForm: "{") == nil)
+        #expect(Credential(storedForm: #"{"access_token":"tca_a"}"#) == nil)
+        #expect(Credential.isAccessToken("tca_x") && !Credential.isAccessToken("tcr_x") && !Credential.isAccessToken("tca_x y"))
+        // A refresh goes out refreshLead before expiry; its exchange is over (answered or timed out) before then.
+        #expect(CredentialLifecycle.exchangeTimeout < Credential.refreshLead)
+    }
 }

@@ -316,4 +316,127 @@ struct UnicodeScalarRuleTests {
         #expect(callback("?code=abc&state=\(kelvin)") == .failure(.invalidCallback("the state does not match this sign-in")))
         #expect(callback("?error=access_denied&state=\(state)") == .failure(.rejected("access was denied")))
     }
+
+    // MARK: host core: uploads, credential, bridge log, navigation, enum values
+
+    static func uploadAnswer(_ id: String) -> [UInt8] { Array(JSONWriter.string(["data": ["id": .string(id), "offset": 0]]).utf8) }
+
+    @Test("uploads: an upload or asset id is one path segment, whatever mark follows a / ? or #", arguments: marks)
+    func uploadIds(_ mark: String) {
+        for id in ["x/\(mark)..", "a?\(mark)b", "a#\(mark)", "/\(mark)", "up\(mark)", "\(mark)"] {
+            #expect(UploadProtocol.session(from: Self.uploadAnswer(id)) == nil, "\(id.unicodeScalars.map(\.value))")
+            #expect(UploadProtocol.assetId(from: Self.uploadAnswer(id)) == nil, "\(id.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test("uploads: ids that are not one segment as they are: . and .., %-escapes, white space, non-ASCII")
+    func uploadIdSegments() {
+        for id in [".", "..", "%2e%2e", "%2E", "a%2Fb", "a b", "a\u{FEFF}", "a\\b", "\u{E9}", "a\u{200B}", "", repeated("a", 201)] {
+            #expect(!UploadProtocol.isPathSegment(id), "\(id.unicodeScalars.map(\.value))")
+            #expect(UploadProtocol.session(from: Self.uploadAnswer(id)) == nil, "\(id.unicodeScalars.map(\.value))")
+            #expect(UploadProtocol.assetId(from: Self.uploadAnswer(id)) == nil, "\(id.unicodeScalars.map(\.value))")
+        }
+        for id in ["up1", "3f2c9a1e-0b7d-4c2e-9f00-1a2b3c4d5e6f", "a.b", "...", ".a", "A_b~c:d@e!$&'()*+,;=", repeated("a", 200)] {
+            #expect(UploadProtocol.session(from: Self.uploadAnswer(id))?.id == id)
+            #expect(UploadProtocol.assetId(from: Self.uploadAnswer(id)) == id)
+            #expect(UploadRequest.head(uploadId: id).path == "/api/v1/uploads/" + id)
+        }
+    }
+
+    static func credential(access: String = "tca_a", refresh: String = "tcr_r", type: String? = nil) -> Credential? {
+        var object: JSONObject = ["access_token": .string(access), "refresh_token": .string(refresh), "expires_at": 2_000_000_000]
+        if let type { object["token_type"] = .string(type) }
+        return Credential(json: .object(object))
+    }
+
+    @Test("credential: the tca_ and tcr_ markers are read on scalars: a mark after the _ does not hide them", arguments: marks)
+    func credentialMarkers(_ mark: String) {
+        #expect(Self.credential(access: "tca_\(mark)x")?.accessToken.isExactly("tca_\(mark)x") == true)
+        #expect(Self.credential(refresh: "tcr_\(mark)")?.refreshToken.isExactly("tcr_\(mark)") == true)
+        #expect(Self.credential(access: "tca\(mark)_x") == nil, "the mark is inside the marker")
+        #expect(Self.credential(refresh: "tc\(mark)r_x") == nil)
+    }
+
+    @Test("credential: the token type is bearer in any ASCII case; a token fits an Authorization header as it is")
+    func credentialTypeAndTokens() {
+        for type in ["Bearer", "bearer", "BEARER", "bEaReR"] { #expect(Self.credential(type: type) != nil, "\(type)") }
+        for type in ["bearer\u{301}", "Bearer ", "\u{FEFF}Bearer", "bearer\u{200B}", "mac", ""] {
+            #expect(Self.credential(type: type) == nil, "\(type.unicodeScalars.map(\.value))")
+        }
+        for bad in [" ", "\r\nX-Injected: 1", "\u{2028}", "\u{85}", "\u{0}", "\t"] {
+            #expect(Self.credential(access: "tca_a" + bad) == nil, "\(bad.unicodeScalars.map(\.value))")
+            #expect(Self.credential(refresh: "tcr_r" + bad) == nil, "\(bad.unicodeScalars.map(\.value))")
+        }
+        #expect(Self.credential(access: "tca_" + repeated("a", Credential.maxTokenBytes - 4)) != nil)
+        #expect(Self.credential(access: "tca_" + repeated("a", Credential.maxTokenBytes - 3)) == nil)
+        #expect(Self.credential(access: "tca_a\u{200B}") != nil, "U+200B is not white space (§5)")
+    }
+
+    @Test("bridge log: text that is not JSON is kept to 512 scalars, however they cluster")
+    func bridgeLogRawText() throws {
+        for text in ["{not json " + repeated("\u{301}", 10_000), repeated("\u{1F469}\u{200D}", 3000)] {
+            let line = BridgeLog.inbound(at: 1, context: .main, text: text, reply: .failure(id: nil, code: .malformed), latencyMicroseconds: 1)
+            let kept = try #require(try JSONParser.parse(line).objectValue?["message"]?.stringValue)
+            #expect(kept.unicodeScalars.count == BridgeLog.rawTextScalars)
+            #expect(kept.unicodeScalars.elementsEqual(text.unicodeScalars.prefix(BridgeLog.rawTextScalars)))
+            #expect(line.utf8.count < 4 * BridgeLog.rawTextScalars + 200)
+        }
+        let short = BridgeLog.inbound(at: 1, context: .main, text: "{x\u{301}", reply: .failure(id: nil, code: .malformed), latencyMicroseconds: 1)
+        #expect(try JSONParser.parse(short).objectValue?["message"]?.stringValue?.isExactly("{x\u{301}") == true)
+    }
+
+    @Test("bridge log: secret keys match in ASCII case, scalar for scalar, and hide at least what lowercased() hid")
+    func bridgeLogKeys() throws {
+        let value: JSONValue = ["PASSWORD": "1", "Session_ID": "2", "X-Api-Key": "3", "to\u{212A}en": "4", "API_\u{212A}EY": "5",
+                                "token\u{301}": "6", "tokens": "7", "\u{130}d_token": "8", "code": "9"]
+        let object = try #require(BridgeLog.redact(value).objectValue)
+        for member in object.members {
+            let hidden = member.value == .string(BridgeLog.redacted)
+            #expect(hidden == ["1", "2", "3", "4", "5"].contains(value.objectValue?.members.first { $0.key.isExactly(member.key) }?.value.stringValue),
+                    "\(member.key.unicodeScalars.map(\.value))")
+        }
+        // Swift's lowercased() and the fold agree on every key that is secret either way.
+        for key in BridgeLog.secretKeys { #expect(BridgeLog.isSecretKey(key.uppercased()) && BridgeLog.isSecretKey(key)) }
+    }
+
+    @Test("navigation: only about:blank itself stays, in any ASCII case, with or without ? or # after it", arguments: marks)
+    func aboutBlank(_ mark: String) {
+        let server = Self.origin
+        for url in ["about:blank", "ABOUT:BLANK", "About:Blank?x=1", "about:blank#top", "about:blank#", "about:blank?"] {
+            #expect(NavigationTarget.decide(url: url, serverOrigin: server) == .stay, "\(url)")
+        }
+        for url in ["about:blankx", "about:blanket", "about:blank/", "about:blank:x", "about:blank\(mark)", "about:blan\u{212A}",
+                    "about:srcdoc", "about:\(mark)blank", " about:blank"] {
+            #expect(NavigationTarget.decide(url: url, serverOrigin: server) == .refuse, "\(url.unicodeScalars.map(\.value))")
+        }
+        #expect(NavigationTarget.decide(url: "MailTo:someone@example.org", serverOrigin: server) == .openInBrowser)
+        #expect(NavigationTarget.decide(url: "mailto:\(mark)someone@example.org", serverOrigin: server) == .openInBrowser)
+        #expect(NavigationTarget.decide(url: "mailtox:someone@example.org", serverOrigin: server) == .refuse)
+        #expect(NavigationTarget.decide(url: "mail\(mark)to:someone@example.org", serverOrigin: server) == .refuse)
+    }
+
+    /// Raw values that other scalars are canonically equivalent to.
+    enum Equivalent: String, CaseIterable { case kelvin = "K", acute = "\u{E9}", semicolon = ";" }
+
+    func matchCase(_ json: String) throws -> Equivalent? {
+        try JSONTape.parse(json, maxDepth: 2) { $0.matchCase($0.root, of: Equivalent.self) }
+    }
+
+    @Test("enum values and keys: an escaped string matches scalar for scalar, not by canonical equivalence")
+    func escapedEnumValues() throws {
+        #expect(try matchCase(#""\u212A""#) == nil, "KELVIN SIGN is not K")
+        #expect(try matchCase(#""e\u0301""#) == nil, "e + U+0301 is not U+00E9")
+        #expect(try matchCase(#""\u037E""#) == nil, "GREEK QUESTION MARK is not ;")
+        #expect(try matchCase("\"\u{212A}\"") == nil, "unescaped too")
+        #expect(try matchCase(#""\u004B""#) == .kelvin)
+        #expect(try matchCase(#""K""#) == .kelvin)
+        #expect(try matchCase(#""\u00e9""#) == .acute)
+        #expect(try matchCase(#""\u003b""#) == .semicolon)
+        #expect(try JSONTape.parse(#"{"\u212A":1}"#, maxDepth: 2) { $0.isKey(1, "K") } == false)
+        #expect(try JSONTape.parse(#"{"\u004B":1}"#, maxDepth: 2) { $0.isKey(1, "K") } == true)
+        // Through a message: an escaped role still decodes.
+        let alert = #"{"version":1,"type":"alert/present","payload":{"alertId":"a","title":"T","actions":[{"id":"x","label":"L","role":"\u0063ancel"}]}}"#
+        guard case .alertPresent(let present)? = decoded(alert) else { Issue.record("not decoded"); return }
+        #expect(present.actions.first?.role == .cancel)
+    }
 }

@@ -26,15 +26,43 @@ public struct Credential: Sendable, Equatable {
          "token_type": .string(tokenType), "expires_at": .number(expiresAt)]
     }
 
+    /// The longest token taken, in UTF-8 bytes.
+    public static let maxTokenBytes = 4096
+    /// How the access and the refresh token start (§4 "Sign-in": `tca_…`, `tcr_…`).
+    public static let accessTokenMarker = "tca_"
+    public static let refreshTokenMarker = "tcr_"
+    /// The stored form (`json`) is at most this large: two tokens of `maxTokenBytes` and three
+    /// short fields fit in it several times over, so anything larger is not a credential.
+    public static let maxStoredBytes = 64 << 10
+
+    /// Whether `token` can be one of the app's tokens: it starts with `marker` (`tca_` or
+    /// `tcr_`, compared scalar for scalar, CONTRACT.md §5: a mark after the `_` does not hide
+    /// it), is at most `maxTokenBytes` long, and has no white space or control character, so it
+    /// goes into an `Authorization` header as it is.
+    static func isToken(_ token: String, marker: String) -> Bool {
+        token.utf8.starts(with: marker.utf8) && token.utf8.count <= maxTokenBytes
+            && !token.unicodeScalars.contains { ScalarText.isWhitespace($0) || ScalarText.isControl($0) }
+    }
+
+    /// Whether `token` can be the app's access token (`isToken` with `accessTokenMarker`).
+    public static func isAccessToken(_ token: String) -> Bool { isToken(token, marker: accessTokenMarker) }
+
+    /// Reads the stored form as `json` wrote it (the keyring's secret or the fallback file's
+    /// text): nil when it is larger than `maxStoredBytes`, not JSON, or not a credential.
+    public init?(storedForm text: String) {
+        guard text.utf8.count <= Self.maxStoredBytes, let value = try? JSONParser.parse(text, maxDepth: 4) else { return nil }
+        self.init(json: value)
+    }
+
     /// Reads the stored form or a server's `data.credential`; `expires_at` may be seconds since
-    /// 1970 or an ISO 8601 UTC time.
+    /// 1970 or an ISO 8601 UTC time. `token_type` (default Bearer) is `bearer` in any ASCII case.
     public init?(json: JSONValue) {
         guard let object = json.objectValue,
-              let access = object["access_token"]?.stringValue, access.hasPrefix("tca_"), access.utf8.count <= 4096,
-              let refresh = object["refresh_token"]?.stringValue, refresh.hasPrefix("tcr_"), refresh.utf8.count <= 4096
+              let access = object["access_token"]?.stringValue, Self.isToken(access, marker: Self.accessTokenMarker),
+              let refresh = object["refresh_token"]?.stringValue, Self.isToken(refresh, marker: Self.refreshTokenMarker)
         else { return nil }
         let type = object["token_type"]?.stringValue ?? "Bearer"
-        guard type.lowercased() == "bearer" else { return nil }
+        guard type.asciiLowercased().isExactly("bearer") else { return nil }
         let expiry: Double?
         switch object["expires_at"] {
         case .number(let seconds)?: expiry = seconds.isFinite ? seconds : nil

@@ -9,6 +9,12 @@ public struct CredentialLifecycle: Sendable, Equatable {
     public static let retryDelay = 30.0
     /// Wait at most this long for Studio's `auth/signed-out` after asking it to sign out.
     public static let signOutWait = 5.0
+    /// An exchange with `POST /api/v1/oauth/ios-session` (sign-in, refresh) or the revocation
+    /// endpoint that has not been answered within this many seconds has failed as a network
+    /// error would (`unavailable`; a refresh is then tried again after `retryDelay`). Shorter
+    /// than `Credential.refreshLead`, so a refresh begun on time has ended before the access
+    /// token expires.
+    public static let exchangeTimeout = 30.0
 
     /// The app's credential, while signed in with one. The secret itself: never dumped or logged.
     public private(set) var credential: Credential?

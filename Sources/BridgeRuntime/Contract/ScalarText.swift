@@ -56,6 +56,16 @@ extension StringProtocol {
         return String(decoding: utf8.map(ScalarText.foldASCII), as: UTF8.self)
     }
 
+    /// True when the text starts with `prefix` (lowercase ASCII), its ASCII letters in either
+    /// case and every other scalar exactly.
+    func hasPrefixFoldingASCII(_ prefix: String) -> Bool {
+        var text = utf8.makeIterator()
+        for byte in prefix.utf8 {
+            guard let next = text.next(), ScalarText.foldASCII(next) == byte else { return false }
+        }
+        return true
+    }
+
     /// Where `needle` first occurs, scalar for scalar.
     func firstScalarRange(of needle: String) -> Range<Index>? {
         let pattern = Array(needle.utf8)

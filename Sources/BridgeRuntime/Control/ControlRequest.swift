@@ -82,6 +82,12 @@ public struct ControlRequest: Sendable, Equatable {
     /// Longest line accepted; a longer one is refused and the connection closed.
     public static let maxLineBytes = 1 << 20
     public static let maxWaitSeconds = 600.0
+    /// A `wait` without `timeout` gives up after this many seconds.
+    public static let defaultWaitSeconds = 10.0
+    /// How much longer than the request itself may take a client waits for its answer, for an
+    /// app that is busy (a page loading, a sheet opening). A request the app answers at once
+    /// (`open-url`, the start of `events`) is given this alone.
+    public static let answerMargin = 20.0
     /// The window sizes `resize` accepts, in pixels per side.
     public static let minWindowSide = 200
     public static let maxWindowSide = 8192
@@ -91,6 +97,19 @@ public struct ControlRequest: Sendable, Equatable {
 
     public init(id: JSONValue? = nil, command: ControlCommand) {
         self.id = id; self.command = command
+    }
+
+    /// How long `hostshell ctl` waits for this request's answer: a `wait` may take its timeout,
+    /// any other request as long as a `wait` with the default timeout; `answerMargin` on top.
+    public var answerTimeout: Double {
+        if case .wait(_, let timeout) = command { return timeout + Self.answerMargin }
+        return Self.defaultWaitSeconds + Self.answerMargin
+    }
+
+    /// `answerTimeout` of the request on `line`; a line the app will refuse is answered like
+    /// any request that is not a `wait`.
+    public static func answerTimeout(forLine line: String) -> Double {
+        (try? decode(line).get())?.answerTimeout ?? ControlRequest(command: .state).answerTimeout
     }
 
     /// Decodes one line. On failure the error carries the request's id when it had a readable one.
@@ -198,7 +217,7 @@ public struct ControlRequest: Sendable, Equatable {
             guard let until = object["until"]?.objectValue, !until.isEmpty else {
                 throw ControlError("wait needs \"until\": an object of state paths and the values they must have, e.g. {\"screen\": \"page\"}")
             }
-            var timeout = 10.0
+            var timeout = ControlRequest.defaultWaitSeconds
             if let raw = object["timeout"] {
                 guard let seconds = raw.numberValue, seconds > 0, seconds <= ControlRequest.maxWaitSeconds else {
                     throw ControlError("wait \"timeout\" is a number of seconds above 0 and at most \(Int(ControlRequest.maxWaitSeconds))")

@@ -13,11 +13,36 @@ public enum BridgeLog {
         "api_key", "apikey", "x-api-key", "authorization", "credential", "credentials", "bearer", "code_verifier",
         "session", "sessionid", "session_id", "csrf", "csrf_token",
     ]
+    static let longestSecretKey = secretKeys.map(\.utf8.count).max() ?? 0
+
+    /// How much of a message that is not JSON the log keeps, in Unicode scalars (so at most
+    /// four times as many bytes; a count of `Character`s has no bound in bytes).
+    public static let rawTextScalars = 512
+
+    /// Whether a member named `key` holds a secret: the key is one of `secretKeys` in any ASCII
+    /// case (CONTRACT.md §5). KELVIN SIGN (U+212A), the one scalar outside ASCII whose
+    /// lowercase is a letter of these keys, counts as `k`, as Swift's `lowercased()` had it:
+    /// the log hides at least what it hid before. A key with any other non-ASCII scalar is none
+    /// of them (a mark after a letter makes another name, as in the share rule).
+    static func isSecretKey(_ key: String) -> Bool {
+        guard key.utf8.count <= 3 * longestSecretKey else { return false }  // U+212A is 3 bytes
+        var folded = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars {
+            if scalar.isASCII {
+                folded.append(Unicode.Scalar(ScalarText.foldASCII(UInt8(scalar.value))))
+            } else if scalar.value == 0x212A {
+                folded.append("k")
+            } else {
+                return false
+            }
+        }
+        return secretKeys.contains(String(folded))
+    }
 
     /// A message Studio posted (its raw text, parsed when it is JSON) and the reply it got.
     public static func inbound(at time: Double, context: HostContext, text: String, reply: Reply, latencyMicroseconds: Double) -> String {
         let message: JSONValue = (try? JSONParser.parse(text, maxDepth: 16)).map(redact)
-            ?? .string(SharePolicy.containsCredentialMarker(text) ? redacted : String(text.prefix(512)))
+            ?? .string(SharePolicy.containsCredentialMarker(text) ? redacted : text.prefix(scalars: rawTextScalars))
         return line(["t": .number(time), "dir": "studio-to-host", "context": .string(context.rawValue), "message": message,
                      "reply": redact(reply.json), "latencyUs": .number((latencyMicroseconds * 10).rounded() / 10)])
     }
@@ -41,7 +66,7 @@ public enum BridgeLog {
         case .object(let object):
             var out = JSONObject(capacity: object.count)
             for member in object.members {
-                let sensitive = secretKeys.contains(member.key.lowercased())
+                let sensitive = isSecretKey(member.key)
                 out.appendUnique(member.key, sensitive ? .string(redacted) : redact(member.value))
             }
             return .object(out)

@@ -5,6 +5,8 @@ public struct KioskOptions: Sendable, Equatable {
     public var chrome: Bool
     /// Seconds without pointer movement before the pointer is hidden.
     public var cursorTimeout: Double
+    /// The cursor timeouts `--cursor-timeout` takes, in seconds.
+    public static let cursorTimeoutRange = 0.1...3600.0
 
     public init(chrome: Bool = false, cursorTimeout: Double = 3) {
         self.chrome = chrome

@@ -28,12 +28,20 @@ public enum NavigationTarget: Sendable, Equatable {
     case openInBrowser
     case refuse
 
+    /// `about:blank` (in any ASCII case, optionally with a query or fragment) stays; a
+    /// `mailto:` address goes to the system's handler. Both are read on scalars (§5), so
+    /// `about:blankx` or `about:blank` followed by a mark is neither.
     public static func decide(url: String, serverOrigin: Origin) -> NavigationTarget {
-        let lowered = url.lowercased()
-        if lowered.hasPrefix("about:blank") { return .stay }
+        if isAboutBlank(url) { return .stay }
         guard let origin = Origin(url: url) else {
-            return lowered.hasPrefix("mailto:") ? .openInBrowser : .refuse
+            return url.hasPrefixFoldingASCII("mailto:") ? .openInBrowser : .refuse
         }
         return origin == serverOrigin ? .stay : .openInBrowser
+    }
+
+    static func isAboutBlank(_ url: String) -> Bool {
+        guard url.hasPrefixFoldingASCII("about:blank") else { return false }
+        let next = url.utf8.dropFirst("about:blank".utf8.count).first
+        return next == nil || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
     }
 }

@@ -57,15 +57,24 @@ extension JSONTape {
         return pattern(raw) ? makeString(raw) : nil
     }
 
-    /// The case of `E` whose raw value the string entry `i` spells, compared as bytes.
+    /// The case of `E` whose raw value the string entry `i` spells, compared as bytes, escapes
+    /// decoded first. (Not `E(rawValue:)`: that compares by canonical equivalence, where
+    /// `"\u212A"`, KELVIN SIGN, is `"K"` and `"e\u0301"` is `"é"`; CONTRACT.md §5.)
     func matchCase<E: RawRepresentable & CaseIterable>(_ i: Int, of type: E.Type) -> E? where E.RawValue == String {
         let e = entries[i]
-        guard e.flags & 1 == 0 else { return E(rawValue: string(i)) }
-        let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
+        guard e.flags & 1 == 0 else {
+            var decoded = string(i)
+            return decoded.withUTF8 { Self.matchCase($0, of: E.self) }
+        }
+        return Self.matchCase(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]), of: E.self)
+    }
+
+    @inline(__always) static func matchCase<E: RawRepresentable & CaseIterable>(_ raw: UnsafeBufferPointer<UInt8>, of type: E.Type) -> E?
+    where E.RawValue == String {
         for candidate in E.allCases {
             var name = candidate.rawValue
             guard name.utf8.count == raw.count else { continue }
-            if raw.isEmpty || name.withUTF8({ Self.equalBytes($0.baseAddress!, raw.baseAddress!, raw.count) }) { return candidate }
+            if raw.isEmpty || name.withUTF8({ equalBytes($0.baseAddress!, raw.baseAddress!, raw.count) }) { return candidate }
         }
         return nil
     }

@@ -160,7 +160,7 @@ public struct JSONTape {
     /// A key written with escapes (rare): decoded, then compared. Kept out of line so that the
     /// decoders that inline `isKey` for every member do not carry its code.
     @inline(never) private func escapedKeyEquals(_ e: Entry, _ key: StaticString) -> Bool {
-        Self.unescape(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])) == key.description
+        Self.unescape(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])).isExactly(key.description)
     }
 
     /// True when the string entry `i` spells `key`.

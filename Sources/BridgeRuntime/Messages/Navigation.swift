@@ -61,6 +61,9 @@ public struct NavigationState: Sendable, Equatable {
             throw ContractViolation("activeDestinationId", "is required (a destination id or null)")
         }
         activeDestinationId = payload.tape.kind(active) == .null ? nil : try payload.identifier("activeDestinationId", maxLength: 128)
+        // Diagnostic only (§5): not checked as a Studio path, so dot segments, `//`, white space
+        // and the rest pass. The leading `/` stays: §5's "any string" would drop it too, but
+        // the shared corpus refuses a relative path ("navigation/state with a relative path").
         path = try payload.optionalString("path", length: 1...StudioPath.maxLength)
         if let path, path.utf8.first != UInt8(ascii: "/") {
             throw ContractViolation("path", PathProblem.notRooted.description)

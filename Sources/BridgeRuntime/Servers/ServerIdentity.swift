@@ -15,6 +15,8 @@ public struct ServerIdentity: Sendable, Equatable {
     /// And must arrive within this many seconds.
     public static let timeoutSeconds = 10.0
     public static let path = "/api/v1/system/identity"
+    /// `organizationName` is 1–200 scalars.
+    public static let organizationNameLength = 1...200
 
     /// ASCII-lowercased UUID.
     public var installationId: String
@@ -50,7 +52,7 @@ public struct ServerIdentity: Sendable, Equatable {
         guard case .string(let id)? = data["installationId"], Patterns.isUUID(id) else {
             return .failure(.notTilecast("installationId is not a UUID"))
         }
-        guard case .string(let name)? = data["organizationName"], Patterns.hasLength(name, in: 1...200) else {
+        guard case .string(let name)? = data["organizationName"], Patterns.hasLength(name, in: organizationNameLength) else {
             return .failure(.notTilecast("organizationName is missing"))
         }
         return .success(ServerIdentity(installationId: id, organizationName: name))

@@ -2,9 +2,13 @@
 public struct ServerRecord: Sendable, Equatable {
     /// A short, stable handle for the command line and profile directories (`^[a-z0-9][a-z0-9-]*$`).
     public var id: String
+    /// What the person calls it: 1–200 scalars (`nameLength`).
     public var name: String
     public var address: ServerAddress
     public var identity: ServerIdentity
+
+    /// How long a server's name may be, in Unicode scalars.
+    public static let nameLength = 1...200
 
     public init(id: String, name: String, address: ServerAddress, identity: ServerIdentity) {
         self.id = id; self.name = name; self.address = address; self.identity = identity
@@ -49,6 +53,9 @@ public enum IdentityVerdict: Sendable, Equatable {
 /// The server store's file format: `{ "schemaVersion": 1, "servers": [ … ] }`.
 public enum ServerStoreFormat {
     public static let schemaVersion = 1
+    /// The saved list is read only up to this size: a thousand servers with the longest names
+    /// take well under half of it, so a larger file is not a list HostShell wrote.
+    public static let maxFileBytes = 4 << 20
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case notJSON
@@ -79,7 +86,7 @@ public enum ServerStoreFormat {
             guard case .string(let id)? = o["id"], Patterns.isToken(id, maxLength: 64) || Patterns.isIdentifier(id, maxLength: 64) else {
                 return .failure(bad("id is missing or invalid"))
             }
-            guard case .string(let name)? = o["name"], Patterns.hasLength(name, in: 1...200) else { return .failure(bad("name is missing")) }
+            guard case .string(let name)? = o["name"], Patterns.hasLength(name, in: ServerRecord.nameLength) else { return .failure(bad("name is missing")) }
             guard case .string(let raw)? = o["address"], case .success(let address) = ServerAddress.parse(raw) else {
                 return .failure(bad("address is not a valid server address"))
             }

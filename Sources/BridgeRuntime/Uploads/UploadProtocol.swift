@@ -42,8 +42,7 @@ public enum UploadProtocol {
 
     public static func session(from body: [UInt8]) -> Session? {
         guard let data = (try? JSONParser.parse(bytes: body, maxDepth: 8))?.objectValue?["data"]?.objectValue,
-              let id = data["id"]?.stringValue, Patterns.hasLength(id, in: 1...200),
-              !Patterns.hasForbiddenCharacter(id), !id.contains("/"), !id.contains("?"), !id.contains("#") else { return nil }
+              let id = data["id"]?.stringValue, isPathSegment(id) else { return nil }
         // A missing offset is a fresh upload; one that is there must be a whole number ≥ 0.
         let raw = data["offset"] ?? .null
         guard let offset = raw == .null ? 0 : raw.integerValue, offset >= 0 else { return nil }
@@ -54,8 +53,31 @@ public enum UploadProtocol {
     /// The asset id from `POST …/{id}/complete` (200).
     public static func assetId(from body: [UInt8]) -> String? {
         guard let id = (try? JSONParser.parse(bytes: body, maxDepth: 8))?.objectValue?["data"]?.objectValue?["id"]?.stringValue,
-              Patterns.hasLength(id, in: 1...200), !id.contains("/"), !Patterns.hasForbiddenCharacter(id) else { return nil }
+              isPathSegment(id) else { return nil }
         return id
+    }
+
+    /// The longest upload or asset id the host takes, in bytes (every byte of one is a scalar).
+    public static let maxIdLength = 200
+
+    /// Whether a server's upload or asset id can go into a request path, as it is, as one
+    /// segment (`UploadRequest.path`): 1–200 of RFC 3986's path characters without `%`
+    /// (ASCII letters, digits and `-._~!$&'()*+,;=:@`), and not `.` or `..`. So no `/`, `?`,
+    /// `#`, white space, control character or backslash; no `%`, which the server would read
+    /// as an escape (`%2F` a slash, `%2e%2e` a dot segment); and nothing outside ASCII, which
+    /// could hide an ASCII delimiter from a check on `Character`s (CONTRACT.md §5:
+    /// `x/\u{301}..` is `x`, `/` and `..` followed by a mark). Checked on the UTF-8 bytes.
+    public static func isPathSegment(_ id: String) -> Bool {
+        let bytes = id.utf8
+        guard (1...maxIdLength).contains(bytes.count), !bytes.elementsEqual(".".utf8), !bytes.elementsEqual("..".utf8) else { return false }
+        return bytes.allSatisfy(isSegmentByte)
+    }
+
+    @inline(__always) static func isSegmentByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "-._~!$&'()*+,;=:@".utf8.contains(byte)
+        }
     }
 
     public enum Processing: Sendable, Equatable { case pending, ready, failed }

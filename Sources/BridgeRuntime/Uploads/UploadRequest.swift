@@ -47,8 +47,8 @@ public enum UploadRequest: Sendable, Equatable {
         }
     }
 
-    /// The path on the server's origin. Ids come from `UploadProtocol`'s checks (no `/`, `?`,
-    /// `#` or control characters), so they go in as they are.
+    /// The path on the server's origin. Ids come from `UploadProtocol`'s checks (each is one
+    /// path segment, `UploadProtocol.isPathSegment`), so they go in as they are.
     public var path: String {
         switch self {
         case .create: return "/api/v1/uploads"

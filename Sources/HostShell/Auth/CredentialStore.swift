@@ -82,10 +82,10 @@ final class CredentialStore {
             secret_password_free(secret)
         case .file:
             let path = Self.filePath(for: server)
-            guard access(path, F_OK) == 0, let bytes = try? FileReading.bytes(path, limit: 64 << 10) else { return nil }
+            guard access(path, F_OK) == 0, let bytes = try? FileReading.bytes(path, limit: Credential.maxStoredBytes) else { return nil }
             text = String(decoding: bytes, as: UTF8.self)
         }
-        guard let value = try? JSONParser.parse(text, maxDepth: 4), let credential = Credential(json: value) else {
+        guard let credential = Credential(storedForm: text) else {
             printError("hostshell: warning: the saved credential for \(server) is damaged; sign in again")
             if kind == .file { rename(Self.filePath(for: server), Self.filePath(for: server) + ".damaged") }
             return nil

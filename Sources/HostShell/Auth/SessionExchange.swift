@@ -25,7 +25,7 @@ enum SessionExchange {
         soup_message_set_request_body_from_bytes(message, "application/json", payload)
         g_bytes_unref(payload)
         let session = soup_session_new()!  // no SoupCookieJar feature: no cookie goes out
-        soup_session_set_timeout(session, 30)
+        soup_session_set_timeout(session, guint(CredentialLifecycle.exchangeTimeout))
         let request = ExchangeRequest(origin: origin, session: session, message: message, done: done)
         soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
             let request = Unmanaged<ExchangeRequest>.fromOpaque(data!).takeRetainedValue()

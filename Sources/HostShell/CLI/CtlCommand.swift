@@ -21,10 +21,10 @@ enum CtlCommand {
             throw UsageError("\(error.message)\n\(usage)")
         }
         // Wait as long as the request may take, plus a margin for a busy app.
-        let waited = (try? JSONParser.parse(line).objectValue?["timeout"]?.numberValue) ?? nil
+        let waited = ControlRequest.answerTimeout(forLine: line)
         let socket = try UnixSocket(connectingTo: arguments[0])
         try socket.send(line)
-        let answer = try socket.receiveLine(timeout: (waited ?? 10) + 20)
+        let answer = try socket.receiveLine(timeout: waited)
         guard let object = (try? JSONParser.parse(answer))?.objectValue, let ok = object["ok"]?.boolValue else {
             printError("hostshell ctl: the app answered something that is not a control response: \(answer.prefix(200))")
             return ExitCode.failure
@@ -66,7 +66,7 @@ enum CtlCommand {
         do throws(ControlError) { line = try ControlRequest.line(fromArguments: request) } catch { throw UsageError(error.message) }
         let socket = try UnixSocket(connectingTo: socketPath)
         try socket.send(line)
-        let answer = try socket.receiveLine(timeout: 20)
+        let answer = try socket.receiveLine(timeout: ControlRequest.answerMargin)
         guard let object = (try? JSONParser.parse(answer))?.objectValue, object["ok"]?.boolValue == true else {
             printError("hostshell ctl: \((try? JSONParser.parse(answer))?.objectValue?["error"]?.stringValue ?? "the app did not start the stream")")
             return ExitCode.failure

@@ -19,8 +19,9 @@ enum KioskCommand {
             switch argument {
             case "--chrome": options.chrome = true
             case "--cursor-timeout":
-                guard let value = input.popFirst().flatMap(Double.init), value >= 0.1, value <= 3600 else {
-                    throw UsageError("--cursor-timeout takes a number of seconds from 0.1 to 3600")
+                let range = KioskOptions.cursorTimeoutRange
+                guard let value = input.popFirst().flatMap(Double.init), range.contains(value) else {
+                    throw UsageError("--cursor-timeout takes a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))")
                 }
                 options.cursorTimeout = value
             case "--check", "--inspector", "--automation", "--open-url", "--timeout", "--no-prewarm":

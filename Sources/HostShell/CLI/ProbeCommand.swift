@@ -37,7 +37,7 @@ enum ProbeCommand {
                 }
                 timeout = value
             case "--path":
-                guard let value = rest.popFirst(), StudioPath.checkSafe(value, maxLength: 2048) == nil else {
+                guard let value = rest.popFirst(), StudioPath.checkSafe(value, maxLength: StudioPath.maxLength) == nil else {
                     throw UsageError("--path takes a path on the reference Studio, starting with /")
                 }
                 path = value

@@ -30,8 +30,9 @@ enum ServeCommand {
                 }
                 port = value
             case "--organization":
-                guard let value = rest.popFirst(), Patterns.hasLength(value, in: 1...200) else {
-                    throw UsageError("--organization takes a name of 1–200 characters")
+                let length = ServerIdentity.organizationNameLength
+                guard let value = rest.popFirst(), Patterns.hasLength(value, in: length) else {
+                    throw UsageError("--organization takes a name of \(length.lowerBound)–\(length.upperBound) characters")
                 }
                 organization = value
             case "--fail":
@@ -57,7 +58,9 @@ enum ServeCommand {
                 auth.tokenLifetime = value
             case "--bench-token":
                 // For scripts/bench: a ready credential, so uploads can be timed without a sign-in window.
-                guard let value = rest.popFirst(), value.hasPrefix("tca_") else { throw UsageError("--bench-token takes a token starting with tca_") }
+                guard let value = rest.popFirst(), Credential.isAccessToken(value) else {
+                    throw UsageError("--bench-token takes an access token: \(Credential.accessTokenMarker)… without spaces")
+                }
                 benchToken = value
             case "--oauth-issuer":
                 guard let value = rest.popFirst(), Origin(url: value) != nil else { throw UsageError("--oauth-issuer takes an origin URL") }

@@ -29,8 +29,8 @@ enum ServerCommand {
         while let argument = rest.popFirst() {
             switch argument {
             case "--name":
-                guard let value = rest.popFirst(), Patterns.hasLength(value, in: 1...200) else {
-                    throw UsageError("--name takes a name of 1–200 characters")
+                guard let value = rest.popFirst(), Patterns.hasLength(value, in: ServerRecord.nameLength) else {
+                    throw UsageError("--name takes a name of \(ServerRecord.nameLength.lowerBound)–\(ServerRecord.nameLength.upperBound) characters")
                 }
                 name = value
             case "--allow-http": allowHTTP = true

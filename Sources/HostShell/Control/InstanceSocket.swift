@@ -43,7 +43,7 @@ enum OpenURLCommand {
         }
         if let socket = try? UnixSocket(connectingTo: InstanceSocket.path) {
             try socket.send(JSONWriter.string(["command": "open-url", "url": .string(url)]))
-            let line = try socket.receiveLine(timeout: 20)
+            let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
             let object = (try? JSONParser.parse(line))?.objectValue
             if object?["ok"]?.boolValue == true {
                 print(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")

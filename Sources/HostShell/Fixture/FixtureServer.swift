@@ -103,9 +103,10 @@ final class FixtureServer {
 
     /// The file for a request path: never outside `root`; extension-less paths are app routes.
     private func staticFile(for path: String) -> String? {
-        guard !path.split(separator: "/").contains(where: { $0 == ".." || $0.hasPrefix(".") }) else { return nil }
-        let last = path.split(separator: "/").last.map(String.init) ?? ""
-        return last.contains(".") ? root + path : root + "/index.html"
+        // Segments on bytes, as the file system reads them: a mark after a / cannot hide a dot.
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"))
+        guard !segments.contains(where: { $0.first == UInt8(ascii: ".") }) else { return nil }
+        return segments.last?.contains(UInt8(ascii: ".")) == true ? root + path : root + "/index.html"
     }
 
     private static func contentType(_ file: String) -> String {

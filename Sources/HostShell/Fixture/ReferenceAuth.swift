@@ -106,7 +106,8 @@ final class ReferenceAuth {
             let session = Self.token("sess_")
             sessions.insert(session)
             if options.legacy { return .ok(body: ["data": ["authenticated": true]], cookie: session) }
-            let grant = Grant(access: Self.token("tca_"), refresh: Self.token("tcr_"), expiresAt: now + options.tokenLifetime)
+            let grant = Grant(access: Self.token(Credential.accessTokenMarker), refresh: Self.token(Credential.refreshTokenMarker),
+                              expiresAt: now + options.tokenLifetime)
             grants.append(grant)
             return .ok(body: ["data": ["credential": credentialJSON(grant)]], cookie: session)
         case "refresh_token":
@@ -119,8 +120,8 @@ final class ReferenceAuth {
                 return .error(status: 401, message: "invalid_grant")
             }
             grant.rotated.insert(grant.refresh)
-            grant.refresh = Self.token("tcr_")
-            grant.access = Self.token("tca_")
+            grant.refresh = Self.token(Credential.refreshTokenMarker)
+            grant.access = Self.token(Credential.accessTokenMarker)
             grant.expiresAt = now + options.tokenLifetime
             var cookie: String?
             if request["studio_session"]?.boolValue == true {
@@ -142,7 +143,7 @@ final class ReferenceAuth {
     /// A grant whose access token is `token`, valid for an hour: for benchmarks that upload
     /// without going through a sign-in window.
     func addBenchGrant(_ token: String, now: Double) {
-        grants.append(Grant(access: token, refresh: Self.token("tcr_"), expiresAt: now + 3600))
+        grants.append(Grant(access: token, refresh: Self.token(Credential.refreshTokenMarker), expiresAt: now + 3600))
     }
 
     func endSessions() { sessions = [] }

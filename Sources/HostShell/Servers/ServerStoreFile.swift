@@ -25,7 +25,7 @@ struct ServerStoreFile {
     /// warning on standard error, and the list starts empty.
     func load() throws(UsageError) -> [ServerRecord] {
         guard access(path, F_OK) == 0 else { return [] }
-        let bytes = try FileReading.bytes(path, limit: 4 << 20)
+        let bytes = try FileReading.bytes(path, limit: ServerStoreFormat.maxFileBytes)
         switch ServerStoreFormat.decode(bytes) {
         case .success(let records):
             return records
