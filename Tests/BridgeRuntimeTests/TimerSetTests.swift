@@ -30,3 +30,15 @@ struct TimerSetTests {
         #expect(timers.running.isEmpty)
     }
 }
+
+@Suite("State report: what a dump keeps")
+struct StateReportKeepingTests {
+    @Test("the latest entries are kept, oldest dropped first")
+    func keeping() {
+        var list: [Int] = []
+        for i in 1...25 { list = StateReport.appending(i, to: list, keeping: StateReport.keptHaptics) }
+        #expect(list == Array(6...25))
+        #expect(StateReport.appending(1, to: [], keeping: 0).isEmpty)
+        #expect(StateReport.keptNotices == 10)
+    }
+}

@@ -8,6 +8,9 @@ public struct PresentationLifecycle: Sendable, Equatable {
     public static let readyTimeout = 20.0
     /// After memory pressure nothing is prewarmed for this long; sheets open on demand.
     public static let pressurePause = 60.0
+    /// A sheet is revealed once Studio's paint of what it accepted was seen, or after this long
+    /// without it (the page never paints): the loading mark does not stay for good.
+    public static let paintWaitLimit = 2.0
 
     public enum Timer: Hashable, Sendable {
         /// The sheet page being made must say `presentation/ready` before this fires.

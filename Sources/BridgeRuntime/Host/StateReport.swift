@@ -1,6 +1,15 @@
 /// The native UI state of a page as JSON, for state files, probes and (later) the control
 /// interface. Describes only what the host shows and knows; never any credential.
 public enum StateReport {
+    /// How many of the latest notices, and of the latest haptic feedbacks, a state dump keeps.
+    public static let keptNotices = 10
+    public static let keptHaptics = 20
+
+    /// `list` with `item` added at the end, keeping only the latest `limit` entries.
+    public static func appending<T>(_ item: T, to list: [T], keeping limit: Int) -> [T] {
+        Array((list + [item]).suffix(max(0, limit)))
+    }
+
     public static func json(_ session: PageSession) -> JSONValue {
         let chrome = session.nativeChrome
         var navigation = JSONObject()

@@ -7,8 +7,7 @@ extension OpenSession {
     /// Makes haptic feedback visible in the chrome, and records it.
     func showHaptic(_ feedback: HapticFeedback) {
         view.pulse(feedback)
-        haptics.append(feedback.rawValue)
-        if haptics.count > 20 { haptics.removeFirst() }
+        haptics = StateReport.appending(feedback.rawValue, to: haptics, keeping: StateReport.keptHaptics)
         onScreenChanged?()
     }
 

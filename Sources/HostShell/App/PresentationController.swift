@@ -82,7 +82,7 @@ final class PresentationController {
             layer?.show(request)
             layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
         case .waitForPaint(let id):
-            sheetPage?.web.whenPainted { [weak self] seen in self?.send(.painted(presentationId: id, now: monotonicSeconds(), seen: seen)) }
+            sheetPage?.web.whenPainted(limit: PresentationLifecycle.paintWaitLimit) { [weak self] seen in self?.send(.painted(presentationId: id, now: monotonicSeconds(), seen: seen)) }
         case .reveal: layer?.content.reveal()
         case .applyHeader(let header, let navigation):
             layer?.content.apply(header: header)

@@ -59,7 +59,7 @@ final class ShellApp {
         }
         session.onNotice = { [weak self] text in
             guard let self else { return }
-            self.notices = Array((self.notices + [text]).suffix(10))
+            self.notices = StateReport.appending(text, to: self.notices, keeping: StateReport.keptNotices)
             self.window.toast(text)
         }
         window.setAccount(session.auth.summary, signedIn: session.auth.signedIn)
@@ -126,7 +126,7 @@ final class ShellApp {
     }
 
     private func notice(opened: Bool, _ text: String) -> (opened: Bool, message: String) {
-        notices = Array((notices + [text]).suffix(10))
+        notices = StateReport.appending(text, to: notices, keeping: StateReport.keptNotices)
         window.toast(text)
         onScreenChanged?()
         return (opened, text)

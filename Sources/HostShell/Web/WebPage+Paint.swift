@@ -4,7 +4,8 @@ extension WebPage {
     /// second animation frame from now (the first runs before the frame that shows the change),
     /// or `done(false)` after `limit` ms if the page never paints (or the script failed). Runs in
     /// a world of its own, so Studio's scripts cannot see or disturb it.
-    func whenPainted(limit: UInt32 = 2_000, _ done: @escaping @MainActor (_ painted: Bool) -> Void) {
+    func whenPainted(limit seconds: Double, _ done: @escaping @MainActor (_ painted: Bool) -> Void) {
+        let limit = UInt32(max(0, min(seconds, 600)) * 1000)
         let once = PaintBox(done)
         MainLoop.after(milliseconds: limit) { once.fire(painted: false) }
         callAsync("return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));",
