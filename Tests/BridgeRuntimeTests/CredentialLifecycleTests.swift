@@ -344,6 +344,49 @@ struct CredentialLifecycleTests {
         #expect(Self.posts(later.reduce(.documentCommitted(onLoginPage: true))) == [.postRefresh(exchange: 2, Self.second, studioSession: true)])
     }
 
+    @Test("defect: a sign-in whose session ended before Studio checked it is a problem until a renewal signs Studio in; that clears it")
+    func workingRenewalClearsProblem() {
+        var machine = CredentialLifecycle()
+        _ = machine.reduce(.loaded(nil, now: 100))
+        _ = machine.reduce(.documentCommitted(onLoginPage: true))
+        _ = machine.reduce(.signInEnded(.credential(Self.first), studioCookie: true, now: 100))
+        #expect(machine.reduce(.studioCookiePut(.signIn)) == [.reloadStudio])
+        // The reload's document commits, the server ends the session before Studio asks it who is
+        // signed in, and Studio sends itself to /login: from here that is a session that did not take.
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        let text = "The app signed in, but Studio still asks to sign in: the server's session did not take."
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)) == [.problem(text), .changed])
+        // The person reloads; Studio lands on /login again and is renewed with the credential.
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        #expect(machine.reduce(.documentCommitted(onLoginPage: true)) == [.postRefresh(exchange: 1, Self.first, studioSession: true)])
+        _ = machine.reduce(.refreshAnswered(exchange: 1, .credential(Self.second), studioCookie: true, now: 200))
+        #expect(machine.reduce(.studioCookiePut(.refresh(exchange: 1))) == [.reloadStudio])
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        #expect(machine.problem == text, "not before Studio shows a signed-in page")
+        #expect(machine.reduce(.studioReady(speaksAuthLifecycle: true)) == [.changed])
+        #expect(machine.problem == nil, "Studio is signed in: the problem is over")
+        #expect(machine.reduce(.studioReady(speaksAuthLifecycle: true)).isEmpty, "said once")
+    }
+
+    @Test("defect: a frontend/ready from the document a reload replaces is not the reload's signed-in page")
+    func readyFromReplacedDocument() {
+        // Studio's start page committed and has not said frontend/ready when the person signs in.
+        var machine = Self.signedIn(ready: false)
+        _ = machine.reduce(.signInRequested)
+        _ = machine.reduce(.signInEnded(.credential(Self.second), studioCookie: true, now: 100))
+        #expect(machine.reduce(.studioCookiePut(.signIn)) == [.reloadStudio])
+        // The old document gets its frontend/ready out before the reload's document commits.
+        #expect(machine.reduce(.studioReady(speaksAuthLifecycle: true)).isEmpty)
+        #expect(!machine.studio.ready, "it spoke for a document on its way out")
+        _ = machine.reduce(.documentCommitted(onLoginPage: false))
+        let landed = machine.reduce(.documentCommitted(onLoginPage: true))
+        #expect(Self.posts(landed).isEmpty, "the sign-in's reload did not sign Studio in: no renewal behind it")
+        #expect(landed.contains(.problem("The app signed in, but Studio still asks to sign in: the server's session did not take.")))
+        // The reload's own document is heard.
+        _ = machine.reduce(.studioReady(speaksAuthLifecycle: true))
+        #expect(machine.studio.ready && machine.studio.onLoginPage)
+    }
+
     @Test("defect: a sign-in whose answer set no Studio session says so instead of reloading into /login")
     func signInWithoutStudioSession() {
         var machine = CredentialLifecycle()

@@ -34,6 +34,14 @@ struct SignInFlowTests {
 
         func log() throws -> [String: Any] { try HTTP.json(server.url + "/__test/auth-log") }
 
+        /// Waits until Studio shows its signed-in start page after the sign-in: its document asked
+        /// the server who is signed in and drew the overview. The loading screen gives way to the
+        /// page 0.3 s after a load finishes, often before that question is answered; a session
+        /// ended before it is a sign-in whose session did not take, for the app as for Studio.
+        func studioSignedIn() throws {
+            _ = try app.state("screen=page", "auth.credential=true", "url=\"\(server.url)/\"", "navigation.selected=overview")
+        }
+
         func setDecision(_ decision: String) throws {
             #expect(try HTTP.request("POST", server.url + "/__test/auth-mode?decision=\(decision)").status == 204)
         }
@@ -193,7 +201,7 @@ struct SignInFlowTests {
     func studioSessionRenewal() throws {
         let setup = try Setup(serverOptions: ["--auto-approve"])
         defer { setup.finish() }
-        _ = try setup.app.state("screen=page", "auth.credential=true", "url=\"\(setup.server.url)/\"")
+        try setup.studioSignedIn()
         try setup.setDecision("deny")  // a window now would fail: the renewal must not need one
         #expect(try HTTP.request("POST", setup.server.url + "/__test/end-sessions").status == 204)
         #expect(try setup.app.ctl("reload").status == 0)
@@ -208,7 +216,7 @@ struct SignInFlowTests {
     func renewalWithoutStudioSession(_ give: String) throws {
         let setup = try Setup(serverOptions: ["--auto-approve"])
         defer { setup.finish() }
-        _ = try setup.app.state("screen=page", "auth.credential=true", "url=\"\(setup.server.url)/\"")
+        try setup.studioSignedIn()
         try setup.setDecision("ask")  // the window the app falls back to stays open
         // The server's refresh now gives a credential but no session ("none"), or a cookie that signs nothing in ("bogus").
         #expect(try HTTP.request("POST", setup.server.url + "/__test/refresh-session?give=\(give)").status == 204)
@@ -248,7 +256,7 @@ struct SignInFlowTests {
         // Studio's own Sign out (Settings) signs the app out with it.
         try setup.setDecision("approve")
         #expect(try setup.app.ctl("sign-in").status == 0)
-        _ = try setup.app.state("screen=page", "auth.credential=true", "url=\"\(setup.server.url)/\"")
+        try setup.studioSignedIn()
         try setup.setDecision("ask")
         #expect(try setup.app.ctl("tap", "settings").status == 0)
         _ = try setup.app.state("navigation.selected=settings")

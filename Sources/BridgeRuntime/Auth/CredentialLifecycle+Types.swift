@@ -52,9 +52,13 @@ public struct StudioFacts: Sendable, Equatable {
     public var onLoginPage: Bool
     /// Studio speaks the auth lifecycle (it answers `auth/sign-out-request`).
     public var speaksAuthLifecycle: Bool
+    /// The life cycle reloaded Studio and the next document has not committed: a
+    /// `frontend/ready` heard now comes from the document on its way out, and does not count.
+    public var replaced: Bool
 
-    public init(ready: Bool = false, onLoginPage: Bool = false, speaksAuthLifecycle: Bool = false) {
+    public init(ready: Bool = false, onLoginPage: Bool = false, speaksAuthLifecycle: Bool = false, replaced: Bool = false) {
         self.ready = ready; self.onLoginPage = onLoginPage; self.speaksAuthLifecycle = speaksAuthLifecycle
+        self.replaced = replaced
     }
 
     /// Studio can be asked to sign out now.

@@ -22,7 +22,8 @@ public struct CredentialLifecycle: Sendable, Equatable {
     public private(set) var studioSessionOnly = false
     /// The sign-in window is open or its exchange is under way.
     public private(set) var signingIn = false
-    /// The last sign-in problem, worded for the person (nil after a good sign-in).
+    /// The last sign-in problem, worded for the person (nil after a good sign-in, and once a
+    /// reload to sign Studio in shows a signed-in page).
     public private(set) var problem: String?
     public private(set) var timers = TimerSet<CredentialTimer>()
     /// The refresh exchange on the wire (one at a time: the refresh token rotates with each).
@@ -83,9 +84,10 @@ public struct CredentialLifecycle: Sendable, Equatable {
             studio = StudioFacts(ready: false, onLoginPage: onLoginPage, speaksAuthLifecycle: false)
             if onLoginPage { landedOnLogin(&effects) }
         case .studioReady(let speaksAuthLifecycle):
+            guard !studio.replaced else { break }  // the document a reload replaces: not the reload's
             studio.ready = true
             studio.speaksAuthLifecycle = speaksAuthLifecycle
-            if !studio.onLoginPage { reloadedToSignIn = nil }  // Studio shows a signed-in page
+            if !studio.onLoginPage { signedInPageShown(&effects) }
         case .signOutRequested:
             guard signOut == .none else { break }
             beginSignOut(revoking: credential, askStudio: true, &effects)
@@ -103,7 +105,7 @@ public struct CredentialLifecycle: Sendable, Equatable {
         case .cookiesDeleted:
             guard signOut == .deletingCookies else { break }
             signOut = .none
-            effects.append(.reloadStudio)
+            reloadStudio(&effects)
         case .timerFired(let name, let now):
             guard timers.fire(name) else { break }  // cancelled or replaced meanwhile: stale
             timerFired(name, now: now, &effects)
@@ -261,7 +263,23 @@ public struct CredentialLifecycle: Sendable, Equatable {
 
     private mutating func reload(_ reason: ReloadReason, _ effects: inout [CredentialEffect]) {
         reloadedToSignIn = reason
+        reloadStudio(&effects)
+    }
+
+    /// Until the reload's document commits, the one on show speaks for nothing.
+    private mutating func reloadStudio(_ effects: inout [CredentialEffect]) {
+        studio.replaced = true
         effects.append(.reloadStudio)
+    }
+
+    /// Studio said `frontend/ready` on a page that is not `/login`: it is signed in. A reload to
+    /// sign it in worked, and whatever problem kept it signed out is over.
+    private mutating func signedInPageShown(_ effects: inout [CredentialEffect]) {
+        guard reloadedToSignIn != nil else { return }
+        reloadedToSignIn = nil
+        guard problem != nil else { return }
+        problem = nil
+        effects.append(.changed)
     }
 
     // MARK: sign-in

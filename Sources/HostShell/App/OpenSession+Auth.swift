@@ -37,7 +37,8 @@ extension OpenSession {
         auth.send(.documentCommitted(onLoginPage: onLoginPage))
     }
 
-    /// Tells the life cycle once when the committed document sent `frontend/ready`.
+    /// Tells the life cycle that the document on show sent `frontend/ready`, until it has heard
+    /// it (it does not count the word of a document its own reload is replacing).
     func reportReady() {
         guard page.session.frontendReady, !auth.lifecycle.studio.ready else { return }
         auth.send(.studioReady(speaksAuthLifecycle: page.session.studioCapabilities.contains(.authLifecycle)))
