@@ -4,13 +4,15 @@ import CGtk
 /// One Studio page with the native chrome its catalog describes: a back bar above the page, and
 /// a bottom tab bar (phone) or a sidebar (tablet, desktop), or the loading mark and failure
 /// screens in its place. When there is no native navigation, only the page shows and Studio
-/// draws its own. A `StudioWindow` shows one at a time.
+/// draws its own. The loading and failure screens are the host core's `ScreenView`. A
+/// `StudioWindow` shows one at a time.
 @MainActor
 final class StudioView {
     /// The view's root widget: an overlay (where phone sheets rise) over a stack of the status
     /// page and the content.
     let widget: WidgetPointer
-    private let stack: WidgetPointer
+    /// The loading and failure screens in place of the content (the host core's `ScreenView`).
+    private let screens: ScreenView
     let page: StudioPage
     private let tabBar = TabBar()
     private let sidebar = Sidebar()
@@ -20,13 +22,11 @@ final class StudioView {
     /// Studio's action menus over the web view.
     let menus: ActionMenuLayer
     private var layout: NavigationLayout = .none
-    private let statusTitle: WidgetPointer
-    private let statusDetail: WidgetPointer
-    private let statusIcon: WidgetPointer
-    private let spinner: WidgetPointer
-    private let retryButton: WidgetPointer
     /// Called when the person presses Retry on a failure screen.
-    var onRetry: (() -> Void)?
+    var onRetry: (() -> Void)? {
+        get { screens.onRetry }
+        set { screens.onRetry = newValue }
+    }
     private var pulseGeneration = 0
 
     init(page: StudioPage) {
@@ -47,39 +47,9 @@ final class StudioView {
         gtk_box_append(cast(root), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
         gtk_box_append(cast(root), content)
 
-        // Loading and failure share one status page: the loading mark (a spinner, which GTK
-        // shows still when animations are off) or an icon, a title, a detail and Retry.
-        let status = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        gtk_widget_set_valign(status, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_start(status, 32)
-        gtk_widget_set_margin_end(status, 32)
-        spinner = gtk_spinner_new()!
-        gtk_widget_set_size_request(spinner, 48, 48)
-        statusIcon = gtk_image_new_from_icon_name("network-offline-symbolic")!
-        gtk_image_set_pixel_size(cast(statusIcon), 64)
-        gtk_widget_add_css_class(statusIcon, "dim-label")
-        statusTitle = gtk_label_new("")!
-        gtk_widget_add_css_class(statusTitle, "title-2")
-        gtk_label_set_wrap(cast(statusTitle), 1)
-        gtk_label_set_justify(cast(statusTitle), GTK_JUSTIFY_CENTER)
-        statusDetail = gtk_label_new("")!
-        gtk_label_set_wrap(cast(statusDetail), 1)
-        gtk_label_set_justify(cast(statusDetail), GTK_JUSTIFY_CENTER)
-        gtk_label_set_selectable(cast(statusDetail), 1)
-        retryButton = gtk_button_new_with_mnemonic("_Retry")!
-        gtk_widget_add_css_class(retryButton, "pill")
-        gtk_widget_add_css_class(retryButton, "suggested-action")
-        gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
-        for widget in [spinner, statusIcon, statusTitle, statusDetail, retryButton] { gtk_box_append(cast(status), widget) }
-
-        stack = gtk_stack_new()!
-        gtk_stack_set_transition_type(cast(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_add_named(cast(stack), status, "status")
-        gtk_stack_add_named(cast(stack), root, "content")
-        gtk_stack_set_visible_child_name(cast(stack), "content")
+        screens = ScreenView(content: root)
         widget = gtk_overlay_new()!
-        gtk_overlay_set_child(cast(widget), stack)
-        onSignal(raw(retryButton), "clicked") { [weak self] in self?.onRetry?() }
+        gtk_overlay_set_child(cast(widget), screens.widget)
 
         tabBar.onTap = { [weak page] id in page?.tap(destination: id) }
         sidebar.onTap = { [weak page] id in page?.tap(destination: id) }
@@ -88,33 +58,9 @@ final class StudioView {
         installShortcuts()
     }
 
-    /// Shows `screen` (decided by the session's `LoadingMachine`; this only draws it): the loading
-    /// mark with what is happening, a failure screen with Retry, or the page and its chrome.
-    func show(_ screen: Screen) {
-        switch screen {
-        case .page:
-            gtk_spinner_stop(cast(spinner))
-            gtk_stack_set_visible_child_name(cast(stack), "content")
-        case .loading(let text):
-            gtk_spinner_start(cast(spinner))
-            gtk_widget_set_visible(spinner, 1)
-            gtk_widget_set_visible(statusIcon, 0)
-            gtk_widget_set_visible(retryButton, 0)
-            gtk_label_set_text(cast(statusTitle), text)
-            gtk_label_set_text(cast(statusDetail), "")
-            gtk_stack_set_visible_child_name(cast(stack), "status")
-        case .error(let error):
-            gtk_spinner_stop(cast(spinner))
-            gtk_widget_set_visible(spinner, 0)
-            gtk_image_set_from_icon_name(cast(statusIcon), error.icon)
-            gtk_widget_set_visible(statusIcon, 1)
-            gtk_label_set_text(cast(statusTitle), error.title)
-            gtk_label_set_text(cast(statusDetail), error.detail)
-            gtk_widget_set_visible(retryButton, 1)
-            gtk_stack_set_visible_child_name(cast(stack), "status")
-            gtk_widget_grab_focus(retryButton)
-        }
-    }
+    /// Shows `screen` (decided by the session's `LoadingMachine`): the loading mark, a failure
+    /// screen with Retry, or the page and its chrome.
+    func show(_ screen: Screen) { screens.show(screen) }
 
     /// Makes a haptic feedback visible: a short ring around the content, distinct per kind
     /// (there is no vibration motor on a desktop). Several in a row restart the pulse.
