@@ -1,8 +1,9 @@
 import BridgeRuntime
 import CGtk
 
-/// The application window: a header bar naming the server, with a server switcher when more
-/// than one is saved, above one `StudioView` at a time. Sized for the device profile.
+/// The Studio app's window: the host core's `HostWindow` naming the server, with Studio's server
+/// switcher (when more than one is saved) and account menu in its header, above one
+/// `StudioView` at a time. Sized for the device profile.
 @MainActor
 final class StudioWindow {
     /// A saved server as the switcher lists it.
@@ -12,10 +13,9 @@ final class StudioWindow {
         var address: String
     }
 
-    let window: WidgetPointer
+    let host: HostWindow
+    var window: WidgetPointer { host.window }
     private(set) var view: StudioView
-    /// Short notices over the page (a sign-in that failed, files that were not uploaded).
-    private let toasts: OpaquePointer
     private let accountButton: WidgetPointer
     private let accountLabel: WidgetPointer
     private let signInButton: WidgetPointer
@@ -23,7 +23,6 @@ final class StudioWindow {
     /// The account menu's actions.
     var onSignIn: (() -> Void)?
     var onSignOut: (() -> Void)?
-    private let titleWidget: OpaquePointer
     private let switcher: WidgetPointer
     private let serverList: WidgetPointer
     /// Called with the id of the server the user chose in the switcher.
@@ -35,14 +34,8 @@ final class StudioWindow {
 
     init(view: StudioView, title: String, subtitle: String = "") {
         self.view = view
-        window = gtk_window_new()!
-        gtk_window_set_title(cast(window), title)
         let size = view.page.session.profile.windowSize
-        gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height))
-
-        let header = gtk_header_bar_new()!
-        titleWidget = OpaquePointer(adw_window_title_new(title, subtitle))
-        gtk_header_bar_set_title_widget(cast(header), cgtk_widget(UnsafeMutableRawPointer(titleWidget)))
+        host = HostWindow(content: view.widget, title: title, subtitle: subtitle, size: (size.width, size.height))
         // The switcher: a menu button (F10 opens it) with the saved servers, the shown one ticked.
         switcher = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(switcher), "network-server-symbolic")
@@ -53,7 +46,7 @@ final class StudioWindow {
         gtk_popover_set_child(cast(popover), serverList)
         gtk_menu_button_set_popover(cast(switcher), popover)
         gtk_widget_set_visible(switcher, 0)
-        gtk_header_bar_pack_start(cast(header), switcher)
+        host.packStart(switcher)
         // The account menu: who is signed in, Sign In… and Sign Out.
         accountButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(accountButton), "avatar-default-symbolic")
@@ -69,11 +62,7 @@ final class StudioWindow {
         let accountPopover = gtk_popover_new()!
         gtk_popover_set_child(cast(accountPopover), account)
         gtk_menu_button_set_popover(cast(accountButton), accountPopover)
-        gtk_header_bar_pack_end(cast(header), accountButton)
-        gtk_window_set_titlebar(cast(window), header)
-        toasts = OpaquePointer(adw_toast_overlay_new())
-        adw_toast_overlay_set_child(toasts, view.widget)
-        gtk_window_set_child(cast(window), cgtk_widget(UnsafeMutableRawPointer(toasts)))
+        host.packEnd(accountButton)
         onSignal(raw(signInButton), "clicked") { [weak self] in
             guard let self else { return }
             gtk_menu_button_popdown(cast(self.accountButton))
@@ -96,22 +85,14 @@ final class StudioWindow {
     }
 
     /// A short notice over the page.
-    func toast(_ text: String) {
-        let toast = adw_toast_new(text)
-        adw_toast_set_timeout(toast, 6)
-        adw_toast_overlay_add_toast(toasts, toast)
-    }
+    func toast(_ text: String) { host.toast(text) }
 
-    func present() { gtk_window_present(cast(window)) }
+    func present() { host.present() }
 
     /// Shows another Studio view in this window (the previous one is removed from it).
     func show(_ view: StudioView, title: String, subtitle: String) {
-        releaseFocus(from: self.view.widget)
         self.view = view
-        adw_toast_overlay_set_child(toasts, view.widget)
-        gtk_window_set_title(cast(window), title)
-        adw_window_title_set_title(titleWidget, title)
-        adw_window_title_set_subtitle(titleWidget, subtitle)
+        host.show(view.widget, title: title, subtitle: subtitle)
     }
 
     /// The servers the switcher offers; hidden when there is only one.
