@@ -42,7 +42,7 @@ final class ShellApp {
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         networkSessions[record.id] = session.networkSession
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
-        kiosk = kioskOptions.map { KioskWindow(window, options: $0) }
+        kiosk = kioskOptions.map { KioskWindow(window.host, options: $0) }
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
         window.onSignIn = { [weak self] in self?.session.signIn() }
         window.onSignOut = { [weak self] in self?.session.signOut() }

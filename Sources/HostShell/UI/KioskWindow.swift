@@ -13,7 +13,7 @@ final class KioskWindow {
     /// What keeping the screen awake came to, for state dumps.
     private(set) var awake = "asking the session's screen saver"
 
-    init(_ window: StudioWindow, options: KioskOptions) {
+    init(_ window: HostWindow, options: KioskOptions) {
         self.options = options
         self.window = window.window
         if !options.chrome {
