@@ -83,3 +83,20 @@ struct ControlRequestTests {
         #expect(ControlRequest.answerTimeout(forLine: "not json") == 30)
     }
 }
+
+@Suite struct CapacitorControlWordsTests {
+    @Test func lifecyclePermissionAndToken() throws {
+        func decode(_ words: [String]) throws -> ControlCommand {
+            try ControlRequest.decode(try ControlRequest.line(fromArguments: words)).get().command
+        }
+        #expect(try decode(["lifecycle", "background"]) == .lifecycle(.background))
+        #expect(try decode(["lifecycle", "focus"]) == .lifecycle(.focus))
+        #expect(try decode(["permission", "grant"]) == .permission(grant: true))
+        #expect(try decode(["permission", "deny"]) == .permission(grant: false))
+        #expect(try decode(["push-token", "rotate"]) == .rotatePushToken)
+        #expect(throws: ControlFailure.self) { try decode(["lifecycle", "asleep"]) }
+        #expect(throws: ControlFailure.self) { try decode(["permission", "maybe"]) }
+        #expect(throws: ControlFailure.self) { try decode(["push-token", "forget"]) }
+        #expect(throws: ControlError.self) { try decode(["lifecycle"]) }
+    }
+}

@@ -58,6 +58,17 @@ public enum ControlCommand: Sendable, Equatable {
     /// `--allow-eval` only: tests, never production).
     /// `inSheet` runs it in the shown sheet's page instead of main's.
     case eval(script: String, inSheet: Bool = false)
+    /// Act as the system would on the app's window (Capacitor apps' `App` plugin): lose or get
+    /// the focus, go to the background (hidden, minimised) or come back to the foreground.
+    case lifecycle(LifecycleChange)
+    /// Answer the permission prompt that is open, or the next one asked (headless runs).
+    case permission(grant: Bool)
+    /// Give the app's push registration a new device token (as a reinstall or a restore would).
+    case rotatePushToken
+
+    public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
+        case background, foreground, blur, focus
+    }
 
     public enum SnapshotTarget: String, Sendable, Equatable {
         case window, page
@@ -67,7 +78,8 @@ public enum ControlCommand: Sendable, Equatable {
     public var isEvents: Bool { if case .events = self { return true } else { return false } }
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
-                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events"]
+                               "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
+                               "lifecycle", "permission", "push-token"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -156,6 +168,20 @@ public struct ControlRequest: Sendable, Equatable {
         case "sheet-action": return .sheetAction(actionId: try string("action"))
         case "sheet-dismiss": return .sheetDismiss
         case "memory-pressure": return .memoryPressure
+        case "lifecycle":
+            guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(rawValue:)) else {
+                throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .lifecycle(change)
+        case "permission":
+            switch object["answer"]?.stringValue {
+            case "grant": return .permission(grant: true)
+            case "deny": return .permission(grant: false)
+            default: throw ControlError("permission needs \"answer\": grant or deny")
+            }
+        case "push-token":
+            guard object["action"]?.stringValue == "rotate" else { throw ControlError("push-token needs \"action\": rotate") }
+            return .rotatePushToken
         case "events":
             guard let raw = object["kinds"] else { return .events(kinds: []) }
             guard let kinds = raw.arrayValue?.compactMap(\.stringValue), kinds.count == raw.arrayValue?.count,
@@ -252,6 +278,9 @@ extension ControlRequest {
         case "open-url": try one("url", "the tilecast-ios:// link")
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
+        case "lifecycle": try one("change", "background, foreground, blur or focus")
+        case "permission": try one("answer", "grant or deny")
+        case "push-token": try one("action", "rotate")
         case "events":
             var kinds: [JSONValue] = []
             while let flag = rest.first {

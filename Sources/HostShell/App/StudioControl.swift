@@ -125,6 +125,8 @@ extension ShellApp {
                 case .failure(let error): fail("the script failed: \(error.message)")
                 }
             }
+        case .lifecycle, .permission, .rotatePushToken:
+            fail("a Studio has no use for this command: it is a Capacitor app's")
         case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
             fail("the host answers this command itself")  // never sent here
         }
