@@ -1,11 +1,16 @@
 /* The plain-C floor for the live-host benchmark: a GTK 4 window with a WebKitGTK 6.0 view and a
  * `tilecastNative` handler (with reply) in the page world that answers every message with a
- * fixed reply — no origin pinning, no decoding, no state. Same page, same machine, same run.
+ * fixed reply — no origin pinning, no decoding, no state, no chrome. Same page, same machine,
+ * same run. Its one concession to the page: `config/get` gets a fixed reply offering native
+ * navigation, so Studio goes on to send its catalog as it does in HostShell, and the start-up
+ * end point is the same on both sides (the catalog's arrival here; HostShell draws its chrome
+ * from it).
  * Usage: webkit_floor URL   (env HOSTSHELL_T0_NS: the launcher's CLOCK_REALTIME in ns)
- * Prints one JSON line: {"loadMs":…, "rttP50Us":…, "rttP99Us":…, "rssKiB":…, "rendering":…} and
- * exits when the page's title becomes "bench:done" (round-trip page) or at load-finished + 500 ms
- * otherwise. A run that did not get there (no load in 60 s, fewer than 1001 round trips) prints
- * why on stderr and exits 1: it is no sample.
+ * Prints one JSON line: {"loadMs":…, "catalogMs":…, "rttP50Us":…, "rttP99Us":…, "rssKiB":…,
+ * "rendering":…} and exits when the page's title becomes "bench:done" (round-trip page) or 500 ms
+ * after the catalog came otherwise (when HostShell's bench also stops). A run that did not get
+ * there (no load or no catalog in 60 s, fewer than 1001 round trips) prints why on stderr and
+ * exits 1: it is no sample.
  * It draws as HostShell does on this machine: scripts/bench runs it with the variables
  * `hostshell bench rendering` prints (GSK_RENDERER, WEBKIT_SKIA_ENABLE_CPU_RENDERING), and
  * "rendering" reports them so the script can check that both sides match. */
@@ -20,6 +25,7 @@
 static GMainLoop *loop;
 static int exit_status = 0;
 static double load_ms = -1;
+static double catalog_ms = -1;
 static GArray *arrivals;  /* double, monotonic µs */
 static gboolean roundtrip;  /* the round-trip page: judged by its round trips */
 
@@ -66,14 +72,15 @@ static void finish(void) {
         p50 = gaps[499]; p99 = gaps[989]; g_free(gaps);
     }
     g_main_loop_quit(loop);
-    if (load_ms < 0 || (roundtrip && p50 < 0)) {
+    if (load_ms < 0 || (roundtrip && p50 < 0) || (!roundtrip && catalog_ms < 0)) {
         fprintf(stderr, "webkit_floor: %s; this run is not a sample\n",
-                load_ms < 0 ? "the page did not finish loading" : "the round-trip page did not finish 1000 round trips");
+                load_ms < 0 ? "the page did not finish loading"
+                : roundtrip ? "the round-trip page did not finish 1000 round trips" : "the page never sent its catalog");
         exit_status = 1;
         return;
     }
     char settings[256]; rendering(settings, sizeof settings);
-    printf("{\"loadMs\":%.1f,\"rttP50Us\":%.1f,\"rttP99Us\":%.1f,\"rssKiB\":%ld,\"rendering\":\"%s\"}\n", load_ms, p50, p99, tree_rss(), settings);
+    printf("{\"loadMs\":%.1f,\"catalogMs\":%.1f,\"rttP50Us\":%.1f,\"rttP99Us\":%.1f,\"rssKiB\":%ld,\"rendering\":\"%s\"}\n", load_ms, catalog_ms, p50, p99, tree_rss(), settings);
     fflush(stdout);
 }
 static gboolean quit_later(gpointer data) { (void)data; finish(); return G_SOURCE_REMOVE; }
@@ -81,7 +88,19 @@ static gboolean quit_later(gpointer data) { (void)data; finish(); return G_SOURC
 static gboolean on_message(WebKitUserContentManager *m, JSCValue *value, WebKitScriptMessageReply *reply, gpointer data) {
     (void)m; (void)data;
     double t = mono_us(); g_array_append_val(arrivals, t);
-    JSCValue *answer = jsc_value_new_from_json(jsc_value_get_context(value), "{\"version\":1,\"ok\":true,\"payload\":{}}");
+    const char *reply_json = "{\"version\":1,\"ok\":true,\"payload\":{}}";
+    if (!roundtrip) {  /* the start-up page: a few messages, so looking at their type costs nothing measurable */
+        char *text = jsc_value_to_json(value, 0);
+        if (text && strstr(text, "\"config/get\""))
+            reply_json = "{\"version\":1,\"ok\":true,\"payload\":{\"protocolVersion\":1,\"context\":\"main\","
+                         "\"capabilities\":{\"nativeNavigation\":true}}}";
+        if (text && strstr(text, "\"navigation/catalog\"") && catalog_ms < 0) {
+            catalog_ms = realtime_ms_since_t0();
+            g_timeout_add(500, quit_later, NULL);
+        }
+        g_free(text);
+    }
+    JSCValue *answer = jsc_value_new_from_json(jsc_value_get_context(value), reply_json);
     webkit_script_message_reply_return_value(reply, answer);
     g_object_unref(answer);
     return TRUE;
@@ -90,7 +109,6 @@ static void on_load(WebKitWebView *v, WebKitLoadEvent event, gpointer data) {
     (void)data;
     if (event != WEBKIT_LOAD_FINISHED) return;
     load_ms = realtime_ms_since_t0();
-    if (!roundtrip) g_timeout_add(500, quit_later, NULL);
 }
 static void on_title(GObject *o, GParamSpec *p, gpointer data) {
     (void)p; (void)data;
