@@ -41,7 +41,7 @@ final class CredentialStore {
     }
 
     /// Nil when the Secret Service answers a lookup; else what went wrong.
-    private static func secretServiceProblem() -> String? {
+    static func secretServiceProblem() -> String? {
         var error: UnsafeMutablePointer<GError>?
         let probe = secret_password_lookupv_sync(cgtk_credential_schema(), attributes(for: "hostshell-probe"), nil, &error)
         if let probe { secret_password_free(probe) }

@@ -51,6 +51,9 @@ enum HostShellCommand {
                                  chrome, print the native state as JSON (needs a display).
           bench codec [--seconds S]
                                  Measure decode + validate + encode throughput of typical messages.
+          doctor [--json]        Report what this machine has and lacks for HostShell (display,
+                                 session bus, Secret Service, notifications, WebDriver, GPU,
+                                 sandbox) and what to install.
           help                   Show this help.
 
         Exit status: 0 success, 1 failures found, 2 bad arguments or input.
@@ -75,6 +78,7 @@ enum HostShellCommand {
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)
+            case "doctor": return try MainActor.assumeIsolated { () throws(UsageError) -> Int32 in try DoctorCommand.run(rest) }
             case "help", "--help", "-h":
                 print(usage)
                 return ExitCode.success

@@ -129,17 +129,33 @@ final class FixtureServer {
         }
     }
 
-    /// `fixtures/studio` found from the executable's location (the build directory sits in the
-    /// checkout), or `$HOSTSHELL_STUDIO_DIR`.
+    /// `fixtures/studio` found from the executable's location — in the checkout (the build
+    /// directory sits in it) or where `scripts/install` put it (`PREFIX/share/hostshell/`) — or
+    /// `$HOSTSHELL_STUDIO_DIR`.
     nonisolated static func locateReferenceStudio() -> String? {
         if let dir = getenv("HOSTSHELL_STUDIO_DIR") { return String(cString: dir) }
-        var directory = takeGString(g_path_get_dirname(CommandLine.arguments[0])) ?? "."
-        if let real = realpath(directory, nil) { directory = String(cString: real); free(real) }
-        for _ in 0..<6 {
-            let candidate = directory + "/fixtures/studio"
-            if access(candidate + "/index.html", R_OK) == 0 { return candidate }
-            directory = takeGString(g_path_get_dirname(directory)) ?? "/"
-        }
-        return nil
+        return locateBundled("fixtures/studio", marker: "index.html")
     }
+}
+
+/// A directory shipped with HostShell (`relative`, e.g. `fixtures/studio`), found from the
+/// running executable (`/proc/self/exe`, whatever name it was started by): in a parent of it
+/// (a checkout's build directory), or in a parent's `share/hostshell` (an installed prefix).
+func locateBundled(_ relative: String, marker: String) -> String? {
+    var directory: String
+    if let real = realpath("/proc/self/exe", nil) {
+        directory = String(cString: real)
+        free(real)
+    } else {
+        directory = CommandLine.arguments[0]
+    }
+    for _ in 0..<7 {
+        directory = takeGString(g_path_get_dirname(directory)) ?? "/"
+        for candidate in [directory + "/" + relative, directory + "/share/hostshell/" + relative]
+        where access(candidate + "/" + marker, R_OK) == 0 {
+            return candidate
+        }
+        if directory == "/" { break }
+    }
+    return nil
 }

@@ -15,7 +15,7 @@ enum RenderingSetup {
     }
 
     /// Whether `/dev/dri` holds a render node (`renderD128`, …): a GPU the process may draw with.
-    private static func hasGPURenderNode() -> Bool {
+    static func hasGPURenderNode() -> Bool {
         guard let directory = opendir("/dev/dri") else { return false }
         defer { closedir(directory) }
         while let entry = readdir(directory) {

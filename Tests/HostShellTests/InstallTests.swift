@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// `scripts/install` and `hostshell doctor`, as a person installing HostShell runs them.
+@Suite("Installing like a desktop app, and hostshell doctor", .serialized)
+struct InstallTests {
+    /// Runs a program with the test's environment plus `extra` (a value of "" removes the variable).
+    static func run(_ path: String, _ arguments: [String], _ extra: [String: String]) throws -> HostShellBinary.Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = HostShellBinary.environment()
+        for (key, value) in extra { environment[key] = value.isEmpty ? nil : value }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return .init(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test("install puts the binary, reference apps, desktop entries, icon and kiosk unit in place; uninstall removes exactly those")
+    func installAndUninstall() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["HOME"] = home.root.path
+        let script = HostShellBinary.root.appendingPathComponent("scripts/install").path
+        let installed = try Self.run(script, ["--binary", HostShellBinary.url.path], environment)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let prefix = home.root.appendingPathComponent(".local").path
+        let binary = prefix + "/bin/hostshell"
+        let data = home.root.appendingPathComponent("data").path, config = home.root.appendingPathComponent("config").path
+        let files = [binary, data + "/applications/hostshell.desktop", data + "/applications/hostshell-links.desktop",
+                     data + "/icons/hicolor/scalable/apps/hostshell.svg", config + "/systemd/user/hostshell-kiosk.service",
+                     prefix + "/share/hostshell/fixtures/studio/index.html"]
+        for file in files { #expect(FileManager.default.fileExists(atPath: file), "\(file) is installed") }
+        #expect(FileManager.default.isExecutableFile(atPath: binary))
+        let entry = try String(contentsOfFile: data + "/applications/hostshell-links.desktop", encoding: .utf8)
+        #expect(entry.contains("Exec=\(binary) open-url %u"))
+        #expect(entry.contains("MimeType=x-scheme-handler/tilecast-ios;"))
+        let unit = try String(contentsOfFile: config + "/systemd/user/hostshell-kiosk.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(binary) kiosk"))
+        #expect(!unit.contains("@HOSTSHELL@"))
+
+        // The installed binary finds the reference Studio it ships with, outside the checkout.
+        let serve = Process()
+        serve.executableURL = URL(fileURLWithPath: binary)
+        serve.arguments = ["serve", "--reference"]
+        serve.environment = HostShellBinary.environment(environment)
+        let out = Pipe()
+        serve.standardOutput = out
+        serve.currentDirectoryURL = home.root
+        try serve.run()
+        defer { serve.terminate(); serve.waitUntilExit() }
+        var firstLine = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { firstLine.append(byte) }
+        #expect(String(decoding: firstLine, as: UTF8.self).hasPrefix("http://127.0.0.1:"))
+
+        // A saved server is the user's: uninstalling keeps it.
+        try FileManager.default.createDirectory(at: home.storeDirectory, withIntermediateDirectories: true)
+        try Data("[]".utf8).write(to: home.store)
+        let removed = try Self.run(script, ["--uninstall"], environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        for file in files { #expect(!FileManager.default.fileExists(atPath: file), "\(file) is removed") }
+        #expect(FileManager.default.fileExists(atPath: home.store.path), "the saved servers are kept")
+        let again = try Self.run(script, ["--uninstall"], environment)
+        #expect(again.status == 1 && again.stderr.contains("nothing to uninstall"))
+        let wrong = try Self.run(script, ["--prefx", "/tmp"], environment)
+        #expect(wrong.status == 2 && wrong.stderr.contains("unknown argument \"--prefx\""))
+    }
+
+    static func checks(_ run: HostShellBinary.Run) throws -> [String: String] {
+        let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("{") })
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let checks = try #require(report["checks"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: checks.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
+    }
+
+    @Test("doctor reports the test machine's display, bus and keyring, and says what is lacking without them")
+    func doctor() throws {
+        let here = try Self.run(HostShellBinary.url.path, ["doctor", "--json"], [:])
+        let found = try Self.checks(here)
+        #expect(found["display"] == "ok", "the tests run under Xvfb: \(here.stdout)")
+        #expect(found["session-bus"] == "ok", "the tests run under dbus-run-session")
+        #expect(found.keys.sorted() == ["display", "gpu", "notifications", "screen-saver", "secret-service", "session-bus", "web-sandbox", "webdriver", "xvfb"])
+
+        let bare = try Self.run(HostShellBinary.url.path, ["doctor"], ["DISPLAY": "", "WAYLAND_DISPLAY": "", "DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(bare.status == 0, "Xvfb is there, so the app can still run headless")
+        #expect(bare.stdout.contains("limited  display"))
+        #expect(bare.stdout.contains("xvfb-run -a hostshell"))
+        #expect(bare.stdout.contains("dbus-run-session --"))
+
+        let nothing = try Self.run(HostShellBinary.url.path, ["doctor"], ["DISPLAY": "", "WAYLAND_DISPLAY": "", "DBUS_SESSION_BUS_ADDRESS": "", "PATH": "/nonexistent"])
+        #expect(nothing.status == 1)
+        #expect(nothing.stdout.contains("MISSING  display"))
+        #expect(nothing.stdout.contains("apt-get install xvfb"))
+
+        let wrong = try HostShellBinary.run(["doctor", "--jsn"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("\"--jsn\""))
+        let help = try HostShellBinary.run(["doctor", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--json"))
+    }
+}
