@@ -10,9 +10,11 @@
  * "rendering":…} and exits when the page's title becomes "bench:done" (round-trip page) or 500 ms
  * after the catalog came otherwise (when HostShell's bench also stops). A run that did not get
  * there (no load or no catalog in 60 s, fewer than 1001 round trips) prints why on stderr and
- * exits 1: it is no sample.
+ * exits 1: it is no sample. With FLOOR_HOLD set it prints its line and stays open until it is
+ * killed (the many-hosts benchmark measures the memory of many at once).
  * It draws as HostShell does on this machine: scripts/bench runs it with the variables
- * `hostshell bench rendering` prints (GSK_RENDERER, WEBKIT_SKIA_ENABLE_CPU_RENDERING), and
+ * `hostshell bench rendering` prints (GSK_RENDERER, WEBKIT_SKIA_ENABLE_CPU_RENDERING,
+ * WEBKIT_DISABLE_COMPOSITING_MODE), and
  * "rendering" reports them so the script can check that both sides match. */
 #include <gtk/gtk.h>
 #include <webkit/webkit.h>
@@ -55,10 +57,13 @@ static long tree_rss(void) {
 }
 static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
-/* "GSK_RENDERER=… WEBKIT_SKIA_ENABLE_CPU_RENDERING=…" (unset ones as "-"), as HostShell reports it. */
+/* "GSK_RENDERER=… WEBKIT_SKIA_ENABLE_CPU_RENDERING=… WEBKIT_DISABLE_COMPOSITING_MODE=…" (unset ones
+ * as "-"), as HostShell reports it. */
 static void rendering(char *out, size_t size) {
-    const char *gsk = getenv("GSK_RENDERER"), *cpu = getenv("WEBKIT_SKIA_ENABLE_CPU_RENDERING");
-    snprintf(out, size, "GSK_RENDERER=%s WEBKIT_SKIA_ENABLE_CPU_RENDERING=%s", gsk ? gsk : "-", cpu ? cpu : "-");
+    const char *gsk = getenv("GSK_RENDERER"), *cpu = getenv("WEBKIT_SKIA_ENABLE_CPU_RENDERING"),
+               *flat = getenv("WEBKIT_DISABLE_COMPOSITING_MODE");
+    snprintf(out, size, "GSK_RENDERER=%s WEBKIT_SKIA_ENABLE_CPU_RENDERING=%s WEBKIT_DISABLE_COMPOSITING_MODE=%s",
+             gsk ? gsk : "-", cpu ? cpu : "-", flat ? flat : "-");
 }
 
 static void finish(void) {
@@ -71,7 +76,7 @@ static void finish(void) {
         qsort(gaps, 1000, sizeof *gaps, cmp);
         p50 = gaps[499]; p99 = gaps[989]; g_free(gaps);
     }
-    g_main_loop_quit(loop);
+    if (!getenv("FLOOR_HOLD")) g_main_loop_quit(loop);
     if (load_ms < 0 || (roundtrip && p50 < 0) || (!roundtrip && catalog_ms < 0)) {
         fprintf(stderr, "webkit_floor: %s; this run is not a sample\n",
                 load_ms < 0 ? "the page did not finish loading"
@@ -83,7 +88,8 @@ static void finish(void) {
     printf("{\"loadMs\":%.1f,\"catalogMs\":%.1f,\"rttP50Us\":%.1f,\"rttP99Us\":%.1f,\"rssKiB\":%ld,\"rendering\":\"%s\"}\n", load_ms, catalog_ms, p50, p99, tree_rss(), settings);
     fflush(stdout);
 }
-static gboolean quit_later(gpointer data) { (void)data; finish(); return G_SOURCE_REMOVE; }
+static gboolean finished;
+static gboolean quit_later(gpointer data) { (void)data; if (!finished) { finished = TRUE; finish(); } return G_SOURCE_REMOVE; }
 
 static gboolean on_message(WebKitUserContentManager *m, JSCValue *value, WebKitScriptMessageReply *reply, gpointer data) {
     (void)m; (void)data;

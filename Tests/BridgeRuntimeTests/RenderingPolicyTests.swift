@@ -17,6 +17,7 @@ struct RenderingPolicyTests {
         #expect(choice.gtkRenderer == nil)
         #expect(choice.webPainting == .gpu)
         #expect(choice.settings.isEmpty)
+        #expect(choice.webCompositing)
         #expect(choice.json.objectValue?["gtkRenderer"] == "default")
     }
 
@@ -25,7 +26,8 @@ struct RenderingPolicyTests {
         let choice = choose(gpu: false)
         #expect(choice.gtkRenderer == "cairo")
         #expect(choice.webPainting == .cpu)
-        #expect(settings(choice) == ["GSK_RENDERER": "cairo", "WEBKIT_SKIA_ENABLE_CPU_RENDERING": "1"])
+        #expect(settings(choice) == ["GSK_RENDERER": "cairo", "WEBKIT_SKIA_ENABLE_CPU_RENDERING": "1", "WEBKIT_DISABLE_COMPOSITING_MODE": "1"])
+        #expect(choice.webCompositing == false)
         #expect(choice.reason.contains("no GPU render node"))
     }
 
@@ -47,13 +49,20 @@ struct RenderingPolicyTests {
         #expect(gpuAnyway.reason.contains("set in the environment"))
 
         // WebKit paints on the CPU for any value but "0".
-        let cpuAnyway = choose(gpu: true, ["WEBKIT_SKIA_ENABLE_CPU_RENDERING": "yes"])
+        let cpuAnyway = choose(gpu: true, ["WEBKIT_SKIA_ENABLE_CPU_RENDERING": "yes", "WEBKIT_DISABLE_COMPOSITING_MODE": "0"])
         #expect(cpuAnyway.webPainting == .cpu)
+        #expect(cpuAnyway.webCompositing)
         #expect(cpuAnyway.settings.isEmpty)
+
+        // Compositing stays on where the user says so, and goes off only with CPU painting.
+        let composited = choose(gpu: false, ["WEBKIT_DISABLE_COMPOSITING_MODE": "0"])
+        #expect(composited.webCompositing)
+        #expect(settings(composited)["WEBKIT_DISABLE_COMPOSITING_MODE"] == nil)
+        #expect(choose(gpu: true, ["WEBKIT_DISABLE_COMPOSITING_MODE": "1"]).webCompositing == false)
 
         // Only the variable the user left alone is set.
         let partly = choose(gpu: false, ["GSK_RENDERER": "gl"])
-        #expect(settings(partly) == ["WEBKIT_SKIA_ENABLE_CPU_RENDERING": "1"])
+        #expect(settings(partly) == ["WEBKIT_SKIA_ENABLE_CPU_RENDERING": "1", "WEBKIT_DISABLE_COMPOSITING_MODE": "1"])
         #expect(partly.gtkRenderer == "gl")
     }
 }

@@ -83,9 +83,9 @@ final class LiveBench {
         fflush(nil)
     }
 
-    nonisolated static let renderingVariables = ["GSK_RENDERER", "WEBKIT_SKIA_ENABLE_CPU_RENDERING"]
+    nonisolated static let renderingVariables = RenderingPolicy.variables
 
-    /// The rendering variables GTK and WebKit run with, as `GSK_RENDERER=… WEBKIT_SKIA_ENABLE_CPU_RENDERING=…`
+    /// The rendering variables GTK and WebKit run with, as `GSK_RENDERER=… WEBKIT_SKIA_ENABLE_CPU_RENDERING=… WEBKIT_DISABLE_COMPOSITING_MODE=…`
     /// (unset ones as `-`): `bench/webkit_floor.c` prints the same, and `scripts/bench` compares them.
     static func renderingSettings() -> String {
         renderingVariables.map { name in
