@@ -104,3 +104,31 @@ struct InstallTests {
         #expect(help.status == 0 && help.stdout.contains("--json"))
     }
 }
+
+/// examples/pytest: a suite sharded with pytest-xdist, one HostShell per worker — on the shared
+/// X server and bus the tests run under, and on "remote" workers that bring their own
+/// (`--tx popen//python=examples/pytest/remote-python`, the same path an SSH worker takes).
+@Suite("Many hosts: the pytest-xdist example", .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+struct ShardedSuiteTests {
+    static func pytest(_ arguments: [String]) throws -> HostShellBinary.Run {
+        let root = HostShellBinary.root.path
+        return try InstallTests.run("/usr/bin/python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider"] + arguments + [root + "/examples/pytest"],
+                                    ["HOSTSHELL": HostShellBinary.url.path])
+    }
+
+    @Test("two workers on one display and bus, each with its own HostShell")
+    func sharedDisplay() throws {
+        let run = try Self.pytest(["-n", "2"])
+        #expect(run.status == 0, "\(run.stdout.suffix(3000))")
+        #expect(run.stdout.contains("9 passed"), "\(run.stdout.suffix(500))")
+    }
+
+    @Test("two workers that start their own display and bus, as remote (SSH) workers do")
+    func ownDisplays() throws {
+        let remote = HostShellBinary.root.path + "/examples/pytest/remote-python"
+        let run = try Self.pytest(["-d", "--tx", "2*popen//python=" + remote])
+        #expect(run.status == 0, "\(run.stdout.suffix(3000))")
+        #expect(run.stdout.contains("9 passed"), "\(run.stdout.suffix(500))")
+    }
+}
