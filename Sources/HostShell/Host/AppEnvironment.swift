@@ -13,6 +13,8 @@ struct AppEnvironment {
     let automation: AutomationHost?
     let memoryPressure: MemoryPressure
     let rendering: RenderingChoice?
+    /// Where addresses are handed to the desktop, and the record of it (`ctl state` `external`).
+    var handoff: DesktopHandoff = .shared
 
     /// The services as the command set them up (`--bridge-log`, `--automation`, rendering).
     static func current() -> AppEnvironment {
