@@ -64,7 +64,8 @@ final class OpenSession {
         self.networkSession = networkSession
         page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
                           serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk), environment: environment,
-                          trust: PageTrust(origin: record.address.origin, handsOut: kiosk == nil, profileId: record.id, handoff: environment.handoff))
+                          trust: PageTrust(origin: record.address.origin, handsOut: kiosk == nil, profileId: record.id, handoff: environment.handoff,
+                                           attended: environment.attended && kiosk == nil, name: record.name))
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)

@@ -10,9 +10,15 @@ struct PageTrust {
     let handsOut: Bool
     let profileId: String?
     let handoff: DesktopHandoff
+    /// Whether a person can answer its permission questions (not in a kiosk, nor on a display
+    /// the app started itself).
+    let attended: Bool
+    /// The server's name as the person knows it, for prompts.
+    let name: String
 
-    init(origin: Origin, handsOut: Bool, profileId: String?, handoff: DesktopHandoff = .shared) {
+    init(origin: Origin, handsOut: Bool, profileId: String?, handoff: DesktopHandoff = .shared, attended: Bool = true, name: String? = nil) {
         self.origin = origin; self.handsOut = handsOut; self.profileId = profileId; self.handoff = handoff
+        self.attended = attended; self.name = name ?? origin.host
     }
 }
 
