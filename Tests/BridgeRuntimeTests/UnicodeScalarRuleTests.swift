@@ -377,8 +377,11 @@ struct UnicodeScalarRuleTests {
         for text in ["{not json " + repeated("\u{301}", 10_000), repeated("\u{1F469}\u{200D}", 3000)] {
             let line = BridgeLog.inbound(at: 1, context: .main, text: text, reply: .failure(id: nil, code: .malformed), latencyMicroseconds: 1)
             let kept = try #require(try JSONParser.parse(line).objectValue?["message"]?.stringValue)
-            #expect(kept.unicodeScalars.count == BridgeLog.rawTextScalars)
-            #expect(kept.unicodeScalars.elementsEqual(text.unicodeScalars.prefix(BridgeLog.rawTextScalars)))
+            // The first 512 scalars, then how long the text was (issue 15: shortened, with its length).
+            let mark = "…[shortened from \(text.unicodeScalars.count) scalars]"
+            #expect(kept.unicodeScalars.count == BridgeLog.rawTextScalars + mark.unicodeScalars.count)
+            #expect(kept.unicodeScalars.prefix(BridgeLog.rawTextScalars).elementsEqual(text.unicodeScalars.prefix(BridgeLog.rawTextScalars)))
+            #expect(kept.unicodeScalars.suffix(mark.unicodeScalars.count).elementsEqual(mark.unicodeScalars))
             #expect(line.utf8.count < 4 * BridgeLog.rawTextScalars + 200)
         }
         let short = BridgeLog.inbound(at: 1, context: .main, text: "{x\u{301}", reply: .failure(id: nil, code: .malformed), latencyMicroseconds: 1)
