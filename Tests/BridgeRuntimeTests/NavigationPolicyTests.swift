@@ -51,6 +51,11 @@ struct NavigationPolicyTests {
         Row(request: R(stage: .response(mainFrame: true), url: "http://localhost:8080/"), activated: true, expected: .openExternally),
         Row(request: R(stage: .response(mainFrame: true), url: "https://example.org/"), activated: true, kiosk: true, expected: .refuse),
         Row(request: R(stage: .response(mainFrame: true), url: "blob:http://127.0.0.1:8080/1c2d"), expected: .load),
+        // Downloads (a response the view cannot show): only the main frame's, and only a person's.
+        Row(request: R(stage: .response(mainFrame: false, canShow: false), url: "http://127.0.0.1:8080/file.bin"), expected: .refuse),
+        Row(request: R(stage: .response(mainFrame: false, canShow: false), url: "http://localhost:8080/file.bin"), activated: true, expected: .refuse),
+        Row(request: R(stage: .response(mainFrame: true, canShow: false), url: "http://127.0.0.1:8080/file.bin"), expected: .refuse),
+        Row(request: R(stage: .response(mainFrame: true, canShow: false), url: "http://127.0.0.1:8080/file.bin"), activated: true, expected: .load),
         // New windows: never ours; with a gesture a web or mail address goes out, without it nothing.
         Row(request: R(stage: .newWindow, url: "https://example.org/"), expected: .refuse),
         Row(request: R(stage: .newWindow, url: "http://127.0.0.1:8080/x"), expected: .refuse),

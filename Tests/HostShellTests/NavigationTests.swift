@@ -39,6 +39,8 @@ struct NavigationTests {
         }
         #expect(try app.ctl("eval", "window.__popup").result as? String == "blocked")
         #expect(try Self.waitFor("mailto:frame@example.org", in: \.refused, app), "the mailto frame is refused")
+        #expect(try Self.waitFor("\(live.server.url)/__test/payload.bin", in: \.refused, app), "a frame's download is refused")
+        #expect(try Self.waitFor("\(other)/__test/payload.bin?other", in: \.refused, app), "a cross-origin frame's download is refused")
         #expect(try Self.external(app).opened.isEmpty, "nothing was handed to the desktop")
         #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/hostile.html")
     }

@@ -30,8 +30,10 @@ public enum NavigationPolicy {
         case action
         /// A request for a new window (`window.open`, `target=_blank`).
         case newWindow
-        /// A response arrived for a document: the main frame's, or a subframe's.
-        case response(mainFrame: Bool)
+        /// A response arrived for a document: the main frame's, or a subframe's. `canShow`:
+        /// whether the web view can show it (false: WebKit would download it to the person's
+        /// Downloads folder).
+        case response(mainFrame: Bool, canShow: Bool = true)
     }
 
     /// The facts the glue reports; nothing else decides.
@@ -122,7 +124,13 @@ public enum NavigationPolicy {
                 return handOut("a person activated a mail link")
             case .other: return Verdict(.refuse, "an address this app does not open")
             }
-        case .response(let mainFrame):
+        case .response(let mainFrame, let canShow):
+            guard canShow else {
+                // A download puts a file on the person's disk: only when they asked for it.
+                return mainFrame && activated && destination != .mail && destination != .other
+                    ? Verdict(.load, "a person asked for this download")
+                    : Verdict(.refuse, mainFrame ? "a download without a person's activation" : "a frame may not download files")
+            }
             guard mainFrame else { return Verdict(.load, "a frame's content") }
             switch destination {
             case .local, .sameOrigin: return Verdict(.load, "the main frame on the server's origin")
@@ -165,7 +173,7 @@ public struct NavigationGuard: Sendable, Equatable {
                 if activated.count > Self.rememberedActivations { activated.removeFirst() }
             }
             return verdict
-        case .response(let mainFrame):
+        case .response(let mainFrame, _):
             if mainFrame, let hostLoad, hostLoad == request.url {
                 self.hostLoad = nil
                 activated.removeAll()

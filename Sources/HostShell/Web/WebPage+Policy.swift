@@ -63,7 +63,8 @@ extension WebPage {
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
             guard let request = webkit_response_policy_decision_get_request(decision), let raw = webkit_uri_request_get_uri(request) else { return nil }
             let main = webkit_response_policy_decision_is_main_frame_main_resource(decision) != 0
-            return NavigationPolicy.Request(stage: .response(mainFrame: main), url: String(cString: raw))
+            let canShow = webkit_response_policy_decision_is_mime_type_supported(decision) != 0
+            return NavigationPolicy.Request(stage: .response(mainFrame: main, canShow: canShow), url: String(cString: raw))
         default:
             return nil
         }
