@@ -93,6 +93,12 @@ static inline gulong cgtk_connect_permission_request(WebKitWebView *view, CGtkPe
                                                      gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "permission-request", G_CALLBACK(cb), data, destroy, 0);
 }
+/* WebKitWebView "query-permission-state" (navigator.permissions.query): TRUE when answered. */
+typedef gboolean (*CGtkPermissionQueryCallback)(WebKitWebView *view, WebKitPermissionStateQuery *query, gpointer data);
+static inline gulong cgtk_connect_permission_query(WebKitWebView *view, CGtkPermissionQueryCallback cb,
+                                                   gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "query-permission-state", G_CALLBACK(cb), data, destroy, 0);
+}
 /* What a permission request asks for, as bits (Swift names them): WebKit's request kinds are
  * GObject types told apart by macro. 0 for a kind HostShell does not know. */
 enum {

@@ -86,6 +86,16 @@ struct PermissionMachineTests {
         #expect(M.parse("[]") == [:])
     }
 
+    @Test("navigator.permissions.query reports the remembered answer, else prompt; names it does not know are WebKit's")
+    func query() {
+        let machine = M(attended: true, remembered: [.geolocation: true, .camera: false])
+        #expect(PermissionKind(queryName: "geolocation").map(machine.queryState) == .granted)
+        #expect(PermissionKind(queryName: "camera").map(machine.queryState) == .denied)
+        #expect(PermissionKind(queryName: "push").map(machine.queryState) == .prompt)
+        #expect(PermissionKind(queryName: "display-capture") == .screen)
+        #expect(PermissionKind(queryName: "Geolocation") == nil && PermissionKind(queryName: "midi") == nil)
+    }
+
     @Test("state and prompt wording")
     func wording() {
         var machine = M(attended: true, remembered: [.geolocation: true])

@@ -40,6 +40,9 @@ struct PermissionTests {
                             "permissions.remembered.geolocation=denied", timeout: 60)
         #expect(try again.ctl("eval", Self.askLocation).status == 0)
         #expect(try again.evalWhen("window.__geo") as? String == "denied", "answered from memory, no prompt")
+        // The Permissions API reports the remembered answers.
+        #expect(try again.ctl("eval", "window.__q = undefined; Promise.all(['geolocation', 'camera'].map((name) => navigator.permissions.query({ name }))).then((r) => { window.__q = r.map((s) => s.state).join(','); }); true").status == 0)
+        #expect(try again.evalWhen("window.__q") as? String == "denied,prompt")
         _ = try again.state("permissions.pending=null", "permissions.answered.0.how=remembered")
         let file = live.home.root.appendingPathComponent("data/hostshell/servers")
         let servers = try FileManager.default.contentsOfDirectory(atPath: file.path)

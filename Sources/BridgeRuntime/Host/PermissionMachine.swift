@@ -20,6 +20,20 @@ public enum PermissionKind: String, Sendable, Equatable, Hashable, CaseIterable,
         }
     }
 
+    /// The kind a Permissions API name (`navigator.permissions.query({name})`) asks about; nil
+    /// for a name that is none of these (WebKit answers those itself).
+    public init?(queryName: String) {
+        switch queryName {
+        case "camera": self = .camera
+        case "microphone": self = .microphone
+        case "display-capture": self = .screen
+        case "geolocation": self = .geolocation
+        case "notifications", "push": self = .notifications
+        case "clipboard-read": self = .clipboard
+        default: return nil
+        }
+    }
+
     public static func < (a: PermissionKind, b: PermissionKind) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
@@ -115,6 +129,17 @@ public struct PermissionMachine: Sendable, Equatable {
             guard let index = waiting.firstIndex(where: { $0.id == id }) else { return [] }
             waiting.remove(at: index)
             return index == 0 ? [.closePrompt(id: id)] + next() : []
+        }
+    }
+
+    /// What `navigator.permissions.query` reports for `kind`: the remembered answer, or that it
+    /// would be asked.
+    public enum QueryState: String, Sendable, Equatable { case granted, denied, prompt }
+    public func queryState(_ kind: PermissionKind) -> QueryState {
+        switch remembered[kind] {
+        case true?: .granted
+        case false?: .denied
+        case nil: .prompt
         }
     }
 

@@ -16,6 +16,21 @@ extension WebPage {
             MainActor.assumeIsolated { page.permissions.ask(request!, kinds: kinds, from: page) }
             return 1
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // navigator.permissions.query reports the remembered answers.
+        cgtk_connect_permission_query(view, { _, query, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            guard let name = webkit_permission_state_query_get_name(query), let kind = PermissionKind(queryName: String(cString: name)) else {
+                return 0  // WebKit answers it
+            }
+            let state = MainActor.assumeIsolated { page.permissions.machine.queryState(kind) }
+            let answer: WebKitPermissionState = switch state {
+            case .granted: WEBKIT_PERMISSION_STATE_GRANTED
+            case .denied: WEBKIT_PERMISSION_STATE_DENIED
+            case .prompt: WEBKIT_PERMISSION_STATE_PROMPT
+            }
+            webkit_permission_state_query_finish(query, answer)
+            return 1
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     /// The kinds the shim's bits name.
