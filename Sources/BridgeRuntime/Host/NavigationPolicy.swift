@@ -76,7 +76,7 @@ public enum NavigationPolicy {
         case other
 
         init(_ url: String, server: Origin) {
-            if NavigationTarget.isAboutBlank(url) || url.hasPrefixFoldingASCII("about:srcdoc") && Self.endsName(url, after: 12)
+            if Self.isAbout("about:blank", url) || Self.isAbout("about:srcdoc", url)
                 || url.hasPrefixFoldingASCII("blob:") || url.hasPrefixFoldingASCII("data:") {
                 self = .local
             } else if let origin = Origin(url: url) {
@@ -88,8 +88,11 @@ public enum NavigationPolicy {
             }
         }
 
-        private static func endsName(_ url: String, after count: Int) -> Bool {
-            let next = url.utf8.dropFirst(count).first
+        /// `url` is `name` itself in any ASCII case, optionally with a query or fragment; read on
+        /// scalars (§5), so `about:blankx` or `about:blank` followed by a mark is not.
+        static func isAbout(_ name: String, _ url: String) -> Bool {
+            guard url.hasPrefixFoldingASCII(name) else { return false }
+            let next = url.utf8.dropFirst(name.utf8.count).first
             return next == nil || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
         }
     }
