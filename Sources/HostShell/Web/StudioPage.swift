@@ -56,7 +56,8 @@ final class StudioPage {
 
     init(_ home: Home, context: HostContext, profile: DeviceProfile, serverOrigin: Origin, available: Set<HostCapability>,
          environment: AppEnvironment, trust: PageTrust? = nil) {
-        let trust = trust ?? PageTrust(origin: serverOrigin, handsOut: true, profileId: nil, handoff: environment.handoff)
+        // Without an app's trust (probe, bench): nothing kept, and no one is asked.
+        let trust = trust ?? PageTrust(origin: serverOrigin, handsOut: true, profileId: nil, handoff: environment.handoff, attended: false)
         self.serverOrigin = serverOrigin
         self.environment = environment
         driver = PageDriver(PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin))
