@@ -60,6 +60,24 @@ struct NavigationTests {
         #expect(try app.ctl("eval", "Object.keys(window.__frames).length").result as? Int == 5, "its document was not replaced")
     }
 
+    @Test("a kiosk hands nothing out, not even a person's click")
+    func kioskKeepsEverything() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"], command: "kiosk")
+        defer { app.stop() }
+        _ = try app.state("screen=page", timeout: 60)
+        #expect(try app.ctl("eval", "location.href = '/__test/hostile.html'; true").status == 0)
+        _ = try app.evalWhen("Object.keys(window.__frames || {}).length >= 5")
+        #expect(try app.ctl("eval", "document.getElementById('away').click(); true").status == 0)
+        let away = "http://localhost:\(server.port)/__test/nav-frame.html?tag=clicked"
+        #expect(try Self.waitFor(away, in: \.refused, app))
+        #expect(try Self.external(app).opened.isEmpty)
+    }
+
     @Test("a person's activation of a link in the main frame hands it to the desktop and the page stays")
     func personClicks() throws {
         let live = try LiveApp(["--allow-eval"])
