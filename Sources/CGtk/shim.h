@@ -87,6 +87,42 @@ static inline gulong cgtk_connect_decide_policy(WebKitWebView *view, CGtkDecideP
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "decide-policy", G_CALLBACK(cb), data, destroy, 0);
 }
+/* WebKitWebView "permission-request": TRUE when the handler keeps the request to answer later. */
+typedef gboolean (*CGtkPermissionRequestCallback)(WebKitWebView *view, WebKitPermissionRequest *request, gpointer data);
+static inline gulong cgtk_connect_permission_request(WebKitWebView *view, CGtkPermissionRequestCallback cb,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "permission-request", G_CALLBACK(cb), data, destroy, 0);
+}
+/* WebKitWebView "query-permission-state" (navigator.permissions.query): TRUE when answered. */
+typedef gboolean (*CGtkPermissionQueryCallback)(WebKitWebView *view, WebKitPermissionStateQuery *query, gpointer data);
+static inline gulong cgtk_connect_permission_query(WebKitWebView *view, CGtkPermissionQueryCallback cb,
+                                                   gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "query-permission-state", G_CALLBACK(cb), data, destroy, 0);
+}
+/* What a permission request asks for, as bits (Swift names them): WebKit's request kinds are
+ * GObject types told apart by macro. 0 for a kind HostShell does not know. */
+enum {
+    CGTK_PERMISSION_CAMERA = 1 << 0, CGTK_PERMISSION_MICROPHONE = 1 << 1, CGTK_PERMISSION_SCREEN = 1 << 2,
+    CGTK_PERMISSION_GEOLOCATION = 1 << 3, CGTK_PERMISSION_NOTIFICATIONS = 1 << 4, CGTK_PERMISSION_CLIPBOARD = 1 << 5,
+    CGTK_PERMISSION_POINTER_LOCK = 1 << 6, CGTK_PERMISSION_DEVICE_INFO = 1 << 7, CGTK_PERMISSION_MEDIA_KEYS = 1 << 8,
+    CGTK_PERMISSION_STORAGE_ACCESS = 1 << 9,
+};
+static inline guint cgtk_permission_kinds(WebKitPermissionRequest *request) {
+    if (WEBKIT_IS_USER_MEDIA_PERMISSION_REQUEST(request)) {
+        WebKitUserMediaPermissionRequest *media = WEBKIT_USER_MEDIA_PERMISSION_REQUEST(request);
+        if (webkit_user_media_permission_is_for_display_device(media)) return CGTK_PERMISSION_SCREEN;
+        return (webkit_user_media_permission_is_for_video_device(media) ? CGTK_PERMISSION_CAMERA : 0)
+             | (webkit_user_media_permission_is_for_audio_device(media) ? CGTK_PERMISSION_MICROPHONE : 0);
+    }
+    if (WEBKIT_IS_GEOLOCATION_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_GEOLOCATION;
+    if (WEBKIT_IS_NOTIFICATION_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_NOTIFICATIONS;
+    if (WEBKIT_IS_CLIPBOARD_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_CLIPBOARD;
+    if (WEBKIT_IS_POINTER_LOCK_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_POINTER_LOCK;
+    if (WEBKIT_IS_DEVICE_INFO_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_DEVICE_INFO;
+    if (WEBKIT_IS_MEDIA_KEY_SYSTEM_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_MEDIA_KEYS;
+    if (WEBKIT_IS_WEBSITE_DATA_ACCESS_PERMISSION_REQUEST(request)) return CGTK_PERMISSION_STORAGE_ACCESS;
+    return 0;
+}
 static inline gulong cgtk_connect_script_dialog(WebKitWebView *view, CGtkScriptDialogCallback cb,
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "script-dialog", G_CALLBACK(cb), data, destroy, 0);

@@ -181,15 +181,22 @@ struct LoadingPolicyTests {
         #expect(answers == [true, true, true], "old deaths age out")
     }
 
-    @Test("links to other origins open in the browser; the server's own stay; odd schemes are refused")
+    @Test("a person's links to other origins open in the browser; the server's own stay; odd schemes are refused")
     func targets() throws {
         let origin = try #require(Origin(url: "https://studio.example.org"))
-        #expect(NavigationTarget.decide(url: "https://studio.example.org/screens", serverOrigin: origin) == .stay)
-        #expect(NavigationTarget.decide(url: "https://STUDIO.example.org:443/x", serverOrigin: origin) == .stay)
-        #expect(NavigationTarget.decide(url: "https://docs.example.org/", serverOrigin: origin) == .openInBrowser)
-        #expect(NavigationTarget.decide(url: "http://studio.example.org/", serverOrigin: origin) == .openInBrowser)
-        #expect(NavigationTarget.decide(url: "mailto:help@example.org", serverOrigin: origin) == .openInBrowser)
-        #expect(NavigationTarget.decide(url: "file:///etc/passwd", serverOrigin: origin) == .refuse)
-        #expect(NavigationTarget.decide(url: "javascript:alert(1)", serverOrigin: origin) == .refuse)
+        let context = NavigationPolicy.Context(serverOrigin: origin, handsOut: true)
+        func clicked(_ url: String) -> NavigationPolicy.Action {
+            var pageGuard = NavigationGuard(context)
+            let action = pageGuard.decide(.init(stage: .action, url: url, userGesture: true, trigger: .linkClicked))
+            guard action.action == .load else { return action.action }
+            return pageGuard.decide(.init(stage: .response(mainFrame: true), url: url)).action
+        }
+        #expect(clicked("https://studio.example.org/screens") == .load)
+        #expect(clicked("https://STUDIO.example.org:443/x") == .load)
+        #expect(clicked("https://docs.example.org/") == .openExternally)
+        #expect(clicked("http://studio.example.org/") == .openExternally)
+        #expect(clicked("mailto:help@example.org") == .openExternally)
+        #expect(clicked("file:///etc/passwd") == .refuse)
+        #expect(clicked("javascript:alert(1)") == .refuse)
     }
 }

@@ -264,7 +264,9 @@ struct UnicodeScalarRuleTests {
         for url in ["https://evil.example/\(mark)@studio.example.org", "https://evil.example?\(mark)@studio.example.org",
                     "https://evil.example#\(mark)@studio.example.org/"] {
             #expect(Origin(url: url)?.host == "evil.example")
-            #expect(NavigationTarget.decide(url: url, serverOrigin: server) == .openInBrowser)
+            let context = NavigationPolicy.Context(serverOrigin: server, handsOut: true)
+            #expect(NavigationPolicy.decide(.init(stage: .response(mainFrame: true), url: url), context: context, activated: true).action == .openExternally)
+            #expect(NavigationPolicy.decide(.init(stage: .response(mainFrame: true), url: url), context: context).action == .refuse)
         }
         let state = Self.request.state
         let result = callback("?code=abc&state=\(state)&iss=https%3A%2F%2Fevil.example%2F\(mark)%40studio.example.org")
@@ -377,8 +379,11 @@ struct UnicodeScalarRuleTests {
         for text in ["{not json " + repeated("\u{301}", 10_000), repeated("\u{1F469}\u{200D}", 3000)] {
             let line = BridgeLog.inbound(at: 1, context: .main, text: text, reply: .failure(id: nil, code: .malformed), latencyMicroseconds: 1)
             let kept = try #require(try JSONParser.parse(line).objectValue?["message"]?.stringValue)
-            #expect(kept.unicodeScalars.count == BridgeLog.rawTextScalars)
-            #expect(kept.unicodeScalars.elementsEqual(text.unicodeScalars.prefix(BridgeLog.rawTextScalars)))
+            // The first 512 scalars, then how long the text was (issue 15: shortened, with its length).
+            let mark = "…[shortened from \(text.unicodeScalars.count) scalars]"
+            #expect(kept.unicodeScalars.count == BridgeLog.rawTextScalars + mark.unicodeScalars.count)
+            #expect(kept.unicodeScalars.prefix(BridgeLog.rawTextScalars).elementsEqual(text.unicodeScalars.prefix(BridgeLog.rawTextScalars)))
+            #expect(kept.unicodeScalars.suffix(mark.unicodeScalars.count).elementsEqual(mark.unicodeScalars))
             #expect(line.utf8.count < 4 * BridgeLog.rawTextScalars + 200)
         }
         let short = BridgeLog.inbound(at: 1, context: .main, text: "{x\u{301}", reply: .failure(id: nil, code: .malformed), latencyMicroseconds: 1)
@@ -399,20 +404,23 @@ struct UnicodeScalarRuleTests {
         for key in BridgeLog.secretKeys { #expect(BridgeLog.isSecretKey(key.uppercased()) && BridgeLog.isSecretKey(key)) }
     }
 
-    @Test("navigation: only about:blank itself stays, in any ASCII case, with or without ? or # after it", arguments: marks)
+    @Test("navigation: only about:blank and about:srcdoc themselves load, in any ASCII case, with or without ? or # after them", arguments: marks)
     func aboutBlank(_ mark: String) {
-        let server = Self.origin
-        for url in ["about:blank", "ABOUT:BLANK", "About:Blank?x=1", "about:blank#top", "about:blank#", "about:blank?"] {
-            #expect(NavigationTarget.decide(url: url, serverOrigin: server) == .stay, "\(url)")
+        let context = NavigationPolicy.Context(serverOrigin: Self.origin, handsOut: true)
+        func action(_ url: String, person: Bool = false) -> NavigationPolicy.Action {
+            NavigationPolicy.decide(.init(stage: .action, url: url, userGesture: person, trigger: person ? .linkClicked : .other), context: context).action
+        }
+        for url in ["about:blank", "ABOUT:BLANK", "About:Blank?x=1", "about:blank#top", "about:blank#", "about:blank?", "about:srcdoc", "About:SRCDOC#x"] {
+            #expect(action(url) == .load, "\(url)")
         }
         for url in ["about:blankx", "about:blanket", "about:blank/", "about:blank:x", "about:blank\(mark)", "about:blan\u{212A}",
-                    "about:srcdoc", "about:\(mark)blank", " about:blank"] {
-            #expect(NavigationTarget.decide(url: url, serverOrigin: server) == .refuse, "\(url.unicodeScalars.map(\.value))")
+                    "about:srcdoc\(mark)", "about:\(mark)blank", " about:blank"] {
+            #expect(action(url) == .refuse, "\(url.unicodeScalars.map(\.value))")
         }
-        #expect(NavigationTarget.decide(url: "MailTo:someone@example.org", serverOrigin: server) == .openInBrowser)
-        #expect(NavigationTarget.decide(url: "mailto:\(mark)someone@example.org", serverOrigin: server) == .openInBrowser)
-        #expect(NavigationTarget.decide(url: "mailtox:someone@example.org", serverOrigin: server) == .refuse)
-        #expect(NavigationTarget.decide(url: "mail\(mark)to:someone@example.org", serverOrigin: server) == .refuse)
+        #expect(action("MailTo:someone@example.org", person: true) == .openExternally)
+        #expect(action("mailto:\(mark)someone@example.org", person: true) == .openExternally)
+        #expect(action("mailtox:someone@example.org", person: true) == .refuse)
+        #expect(action("mail\(mark)to:someone@example.org", person: true) == .refuse)
     }
 
     /// Raw values that other scalars are canonically equivalent to.

@@ -28,6 +28,8 @@ enum HostShellBinary {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         let flags = (environment["G_DEBUG"] ?? "").split(separator: ",").map(String.init)
         if !flags.contains("fatal-criticals") { environment["G_DEBUG"] = (flags + ["fatal-criticals"]).joined(separator: ",") }
+        // Addresses the app hands to the desktop are recorded (ctl state's "external"), never launched.
+        environment["HOSTSHELL_HANDOFF"] = "record"
         return environment
     }
 

@@ -41,8 +41,7 @@ public enum BridgeLog {
 
     /// A message Studio posted (its raw text, parsed when it is JSON) and the reply it got.
     public static func inbound(at time: Double, context: HostContext, text: String, reply: Reply, latencyMicroseconds: Double) -> String {
-        let message: JSONValue = (try? JSONParser.parse(text, maxDepth: 16)).map(redact)
-            ?? .string(SharePolicy.containsCredentialMarker(text) ? redacted : text.prefix(scalars: rawTextScalars))
+        let message = loggedMessage(text)
         return line(["t": .number(time), "dir": "studio-to-host", "context": .string(context.rawValue), "message": message,
                      "reply": redact(reply.json), "latencyUs": .number((latencyMicroseconds * 10).rounded() / 10)])
     }
@@ -50,7 +49,7 @@ public enum BridgeLog {
     /// A message the host sent, and whether a subscriber took it.
     public static func outbound(at time: Double, context: HostContext, message: HostMessage, accepted: Bool, latencyMicroseconds: Double) -> String {
         line(["t": .number(time), "dir": "host-to-studio", "context": .string(context.rawValue),
-              "message": redact(message.envelope.json), "accepted": .bool(accepted),
+              "message": loggedMessage(message.envelope.json), "accepted": .bool(accepted),
               "latencyUs": .number((latencyMicroseconds * 10).rounded() / 10)])
     }
 
@@ -102,7 +101,7 @@ public struct ReplayRecord: Sendable, Equatable {
             guard let context = HostContext(rawValue: contextName), let message = object["message"], let reply = object["reply"] else {
                 return .failure(ControlError("line \(index + 1): a studio-to-host record needs a known \"context\", a \"message\" and its \"reply\""))
             }
-            let hidden = JSONWriter.string(message).contains(BridgeLog.redacted) || JSONWriter.string(reply).contains(BridgeLog.redacted)
+            let hidden = [message, reply].contains { JSONWriter.string($0).contains(BridgeLog.redacted) || JSONWriter.string($0).contains(BridgeLog.shortenedMark) }
             records.append(ReplayRecord(line: index + 1, context: context, message: message, reply: reply, redacted: hidden))
         }
         return .success(records)

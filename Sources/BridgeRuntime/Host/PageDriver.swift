@@ -38,6 +38,9 @@ public final class PageDriver {
     /// is answered with its failure; one that yields no reply (none does today) is `unavailable`.
     public func receive(_ text: String) -> Reply {
         let event: PageEvent
+        if BridgeMessageSize.exceeds(text) {
+            return handle(.rejected(BridgeMessageSize.failure(bytes: text.utf8.count))) ?? .failure(id: nil, code: .malformed)
+        }
         switch StudioMessageDecoder.decode(text, context: session.context) {
         case .success(let inbound): event = .received(inbound)
         case .failure(let failure): event = .rejected(failure)

@@ -4,7 +4,8 @@ import Glibc
 
 /// One saved server's Studio: its own persistent website data, its identity checked before
 /// anything loads, the loading mark until the reveal rule holds, clear failure screens with
-/// Retry, web-process crash recovery, and links to other origins sent to the browser. A
+/// Retry, and web-process crash recovery (where its pages may go is the pages' own policy:
+/// `WebPage+Policy`). A
 /// `ShellApp` shows one session at a time in its window.
 @MainActor
 final class OpenSession {
@@ -62,7 +63,9 @@ final class OpenSession {
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
-                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk), environment: environment)
+                          serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk), environment: environment,
+                          trust: PageTrust(origin: record.address.origin, handsOut: kiosk == nil, profileId: record.id, handoff: environment.handoff,
+                                           attended: environment.attended && kiosk == nil, name: record.name))
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_enable_developer_extras(settings, inspector ? 1 : 0)
@@ -150,20 +153,6 @@ final class OpenSession {
             // No context menu (and so no way to the inspector or to reloading by hand).
             cgtk_connect_context_menu(page.view, { _, _, _, _ in 1 }, nil, nil)
         }
-        cgtk_connect_decide_policy(page.view, { _, decision, type, data in
-            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
-            guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return 0 }
-            let action = webkit_navigation_policy_decision_get_navigation_action(OpaquePointer(decision))
-            guard let request = webkit_navigation_action_get_request(action), let raw = webkit_uri_request_get_uri(request) else { return 0 }
-            let url = String(cString: raw)
-            let target = MainActor.assumeIsolated { NavigationTarget.decide(url: url, serverOrigin: session.record.address.origin) }
-            if target == .stay && type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION { return 0 }
-            webkit_policy_decision_ignore(decision)
-            // Auxiliary windows never get a bridge: same-origin popups open in the browser too.
-            // A kiosk stays on its server: nothing opens in another application.
-            if target != .refuse && session.kiosk == nil { g_app_info_launch_default_for_uri(url, nil, nil) }
-            return 1
-        }, me, nil)
     }
 }
 

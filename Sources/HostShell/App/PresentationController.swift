@@ -104,7 +104,7 @@ final class PresentationController {
         let home: StudioPage.Home = environment.automation != nil ? .own(session: networkSession, automation: false) : .beside(main)
         let page = StudioPage(home, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
                               available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations],
-                              environment: environment)
+                              environment: environment, trust: main.web.trust)
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
         sheetPage = page

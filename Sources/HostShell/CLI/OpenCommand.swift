@@ -93,6 +93,7 @@ enum OpenCommand {
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
+        let attended = display == nil
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
@@ -104,7 +105,8 @@ enum OpenCommand {
             do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")
             if automation { AutomationHost.enable() }  // before the app builds its page
-            let environment = AppEnvironment.current()
+            var environment = AppEnvironment.current()
+            environment.attended = attended
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk)
             var server: ControlServer?

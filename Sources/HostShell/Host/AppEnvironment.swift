@@ -13,6 +13,11 @@ struct AppEnvironment {
     let automation: AutomationHost?
     let memoryPressure: MemoryPressure
     let rendering: RenderingChoice?
+    /// Where addresses are handed to the desktop, and the record of it (`ctl state` `external`).
+    var handoff: DesktopHandoff = .shared
+    /// Whether a person can answer the pages' questions (permission prompts): false when the
+    /// app runs on a display it started itself (`--check` without one).
+    var attended = true
 
     /// The services as the command set them up (`--bridge-log`, `--automation`, rendering).
     static func current() -> AppEnvironment {

@@ -19,7 +19,7 @@ protocol HostedApp: AnyObject {
     /// What the window shows (loading, the page, an error of a kind), decided in BridgeRuntime.
     var screen: Screen { get }
     /// The app's part of `ctl state`: its own keys (the core adds `screen`, `status`, `url`,
-    /// `rendering`).
+    /// `rendering`, `external`, `permissions`).
     func stateMembers() -> JSONObject
     /// Carries out a control command that is not the core's (the core keeps `state`, `wait`,
     /// `events`, `snapshot`, `eval` of the main page, `resize` and `memory-pressure`), answering
@@ -39,6 +39,8 @@ enum HostState {
         state["status"] = app.screen.statusJSON
         state["url"] = app.mainWebPage.uri.map(JSONValue.string) ?? .null
         state["rendering"] = app.environment.rendering?.json ?? .null
+        state["external"] = app.environment.handoff.record.json
+        state["permissions"] = app.mainWebPage.permissions.machine.json
         return .object(state)
     }
 }

@@ -58,11 +58,11 @@ final class SharePanel {
         switch choice {
         case "copy-link": copy(request.url ?? "")
         case "copy-text": copy(request.text ?? "")
-        case "open": if let url = request.url { g_app_info_launch_default_for_uri(url, nil, nil) }
+        case "open": if let url = request.url { DesktopHandoff.shared.open(url, reason: "a person chose Open in the share panel") }
         case "email":
             let subject = FormEncoding.escape(request.title ?? "")
             let body = FormEncoding.escape([request.text, request.url].compactMap { $0 }.joined(separator: "\n"))
-            g_app_info_launch_default_for_uri("mailto:?subject=\(subject)&body=\(body)", nil, nil)
+            DesktopHandoff.shared.open("mailto:?subject=\(subject)&body=\(body)", reason: "a person chose E-mail in the share panel")
         default: break
         }
     }

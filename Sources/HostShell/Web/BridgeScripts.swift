@@ -5,6 +5,8 @@ import BridgeRuntime
 /// world; the page world gets only a shim whose `postMessage` hands JSON text across as a
 /// `CustomEvent` string; the relay in the isolated world checks `location.origin` before
 /// forwarding. Both are injected into the top frame only, so subframes get no handler at all.
+/// A message over `BridgeMessageSize.maxBytes` is refused as `malformed` by the shim and, for a
+/// page that dispatches the request event itself, by the relay, before it is copied across.
 /// Every constant is JSON-encoded into the script; no message content is ever part of a script.
 struct BridgeScripts {
     /// The isolated world that holds the real handler.
@@ -22,6 +24,8 @@ struct BridgeScripts {
         let response = literal("hostshell-response-" + channel)
         let forbidden = literal(Reply.failure(id: nil, code: .forbidden).text)
         let unavailable = literal(Reply.failure(id: nil, code: .unavailable).text)
+        let malformed = literal(Reply.failure(id: nil, code: .malformed).text)
+        let maxBytes = BridgeMessageSize.maxBytes
         pageShim = """
         (() => {
           "use strict";
@@ -41,9 +45,11 @@ struct BridgeScripts {
             let text;
             try { text = JSON.stringify(message); } catch (_) { text = undefined; }
             if (typeof text !== "string") text = "null";
+            // Over the size limit in UTF-16 units is over it in UTF-8 bytes: refused here, never copied.
+            if (text.length > \(maxBytes)) { resolve(JSON.parse(\(malformed))); return; }
             const seq = ++next;
             pending.set(seq, resolve);
-            window.dispatchEvent(new CustomEvent(\(request), { detail: JSON.stringify({ seq, text }) }));
+            window.dispatchEvent(new CustomEvent(\(request), { detail: seq + ":" + text }));
           });
           const handlers = Object.freeze({ \(Self.handlerName): Object.freeze({ postMessage }) });
           Object.defineProperty(window, "webkit", {
@@ -55,18 +61,42 @@ struct BridgeScripts {
         (() => {
           "use strict";
           const origin = \(literal(serverOrigin.description));
+          // UTF-8 bytes of detail from `from`, counted no further than just past `max`.
+          const utf8Length = (text, from, max) => {
+            const units = text.length - from;
+            if (units > max) return max + 1;
+            if (units * 3 <= max) return units;
+            let bytes = 0;
+            for (let i = from; i < text.length && bytes <= max; i++) {
+              const c = text.charCodeAt(i);
+              if (c < 0x80) bytes += 1;
+              else if (c < 0x800) bytes += 2;
+              else if (c >= 0xD800 && c < 0xDC00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { bytes += 4; i++; }
+              else bytes += 3;
+            }
+            return bytes;
+          };
           window.addEventListener(\(request), async (event) => {
-            let request;
-            try { request = JSON.parse(event.detail); } catch (_) { return; }
+            // "SEQ:TEXT": the sequence number is read without touching the rest, which is
+            // measured before it is copied to the host.
+            const detail = event.detail;
+            if (typeof detail !== "string") return;
+            const colon = detail.slice(0, 17).indexOf(":");
+            const seq = Number(detail.slice(0, colon));
+            if (colon < 1 || !Number.isSafeInteger(seq)) return;
             let reply = \(forbidden);
             if (window.top === window && location.origin === origin) {
-              try {
-                reply = await window.webkit.messageHandlers.\(Self.handlerName).postMessage(String(request.text));
-              } catch (_) {
-                reply = \(unavailable);
+              if (utf8Length(detail, colon + 1, \(maxBytes)) > \(maxBytes)) {
+                reply = \(malformed);
+              } else {
+                try {
+                  reply = await window.webkit.messageHandlers.\(Self.handlerName).postMessage(detail.slice(colon + 1));
+                } catch (_) {
+                  reply = \(unavailable);
+                }
               }
             }
-            window.dispatchEvent(new CustomEvent(\(response), { detail: JSON.stringify({ seq: request.seq, reply: String(reply) }) }));
+            window.dispatchEvent(new CustomEvent(\(response), { detail: JSON.stringify({ seq, reply: String(reply) }) }));
           });
         })();
         """

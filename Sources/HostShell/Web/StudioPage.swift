@@ -55,7 +55,9 @@ final class StudioPage {
     private let environment: AppEnvironment
 
     init(_ home: Home, context: HostContext, profile: DeviceProfile, serverOrigin: Origin, available: Set<HostCapability>,
-         environment: AppEnvironment) {
+         environment: AppEnvironment, trust: PageTrust? = nil) {
+        // Without an app's trust (probe, bench): nothing kept, and no one is asked.
+        let trust = trust ?? PageTrust(origin: serverOrigin, handsOut: true, profileId: nil, handoff: environment.handoff, attended: false)
         self.serverOrigin = serverOrigin
         self.environment = environment
         driver = PageDriver(PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin))
@@ -64,8 +66,8 @@ final class StudioPage {
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
         channel = ScriptMessageChannel(manager: manager, scripts: BridgeScripts(serverOrigin: serverOrigin, channel: channelName))
         switch home {
-        case .own(let session, let automation): web = WebPage(.own(session: session, automation: automation), manager: manager)
-        case .beside(let other): web = WebPage(.beside(other.web), manager: manager)
+        case .own(let session, let automation): web = WebPage(.own(session: session, automation: automation), manager: manager, trust: trust)
+        case .beside(let other): web = WebPage(.beside(other.web), manager: manager, trust: trust)
         }
         driver.performer = self
         web.observer = self

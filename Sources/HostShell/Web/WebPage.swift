@@ -13,13 +13,20 @@ protocol WebPageObserver: AnyObject {
 
 /// A WebKit web view in a profile's network session, as every hosted app needs it, whatever
 /// bridge it speaks: where it runs, loading and the main frame's status, scripts run for the
-/// host, the page's own `confirm()` answered for scripted runs, and closing. An app contract's
+/// host, the page's own `confirm()` answered for scripted runs, the navigation policy
+/// (`WebPage+Policy`), its permission questions (`WebPage+Permissions`), and closing. An app contract's
 /// page (Studio's, Capacitor's) owns one and adds its bridge through the content manager.
 @MainActor
 final class WebPage {
     let view: WebViewPointer
     let manager: ContentManagerPointer
     weak var observer: (any WebPageObserver)?
+    /// Where it may go and what it may hand out (see `WebPage+Policy`, `WebPage+Permissions`).
+    let trust: PageTrust
+    /// The navigation policy with what it remembers between an action and its response.
+    var navigation: NavigationGuard
+    /// Its profile's permission questions and answers.
+    let permissions: PermissionCenter
     private(set) var loadFinished = false
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     private(set) var documentStatus = 0
@@ -40,8 +47,11 @@ final class WebPage {
         case beside(WebPage)
     }
 
-    init(_ home: Home, manager: ContentManagerPointer) {
+    init(_ home: Home, manager: ContentManagerPointer, trust: PageTrust) {
         self.manager = manager
+        self.trust = trust
+        navigation = NavigationGuard(NavigationPolicy.Context(serverOrigin: trust.origin, handsOut: trust.handsOut))
+        permissions = PermissionCenter.of(profile: trust.profileId, attended: trust.attended)
         switch home {
         case .own(let networkSession, let automation):
             view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
@@ -51,6 +61,8 @@ final class WebPage {
             sharesProcess = true
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
+        connectNavigationPolicy()
+        connectPermissions()
         cgtk_connect_load_changed(view, { _, event, data in
             let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { page.loadChanged(event) }
@@ -86,6 +98,7 @@ final class WebPage {
         guard !closed else { return }
         closed = true
         disconnect()
+        permissions.withdraw(page: self)
         if sharesProcess {
             // The process goes on for the other page; this one stops now and is closed in it
             // when its view is finalized.
@@ -100,7 +113,10 @@ final class WebPage {
                                              Unmanaged.passUnretained(self).toOpaque())
     }
 
-    func load(_ uri: String) { webkit_web_view_load_uri(view, uri) }
+    func load(_ uri: String) {
+        navigation.hostLoads(uri)
+        webkit_web_view_load_uri(view, uri)
+    }
 
     var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }
     var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
@@ -114,6 +130,7 @@ final class WebPage {
         case WEBKIT_LOAD_COMMITTED:
             let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
             documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0
+            permissions.withdraw(page: self)  // the old document's questions go with it
             observer?.webPageCommitted(self)
         case WEBKIT_LOAD_FINISHED:
             loadFinished = true

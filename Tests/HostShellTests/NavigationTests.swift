@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// Issue 15 item 1 in the real app: a hostile page on the server's origin embeds content every
+/// way a page can and tries to leave or hand addresses out without a person. Frames show their
+/// content; nothing reaches the desktop (`ctl state` `external` records what was handed out
+/// and what was refused — the suites run with HOSTSHELL_HANDOFF=record, so nothing is launched).
+@Suite("Navigation policy: frames load, nothing leaves without a person (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct NavigationTests {
+    static func external(_ app: RunningApp) throws -> (opened: [String], refused: [String]) {
+        let state = try #require(try app.ctl("state").result as? [String: Any])
+        let external = state["external"] as? [String: Any]
+        func urls(_ key: String) -> [String] { (external?[key] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String } }
+        return (urls("opened"), urls("refused"))
+    }
+
+    /// Waits until `url` is among the refused (or opened) addresses.
+    static func waitFor(_ url: String, in list: KeyPath<(opened: [String], refused: [String]), [String]>, _ app: RunningApp) throws -> Bool {
+        try waitUntil(timeout: 30) { try Self.external(app)[keyPath: list].contains(url) }
+    }
+
+    @Test("cross-origin, object, embed, srcdoc and blob frames show their content without a bridge; a mailto frame and a pop-up hand nothing out")
+    func framesLoad() throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", timeout: 60)
+        #expect(try app.ctl("eval", "location.href = '/__test/hostile.html'; true").status == 0)
+        let report = try app.evalWhen("Object.keys(window.__frames || {}).length >= 5 && JSON.stringify(window.__frames)")
+        let frames = try #require(try JSONSerialization.jsonObject(with: Data(((report as? String) ?? "{}").utf8)) as? [String: [String: Any]])
+        let other = "http://localhost:\(live.server.port)"
+        for (tag, text, origin) in [("cross", "embedded content", other), ("object", "embedded content", other), ("embed", "embedded content", other),
+                                    ("srcdoc", "srcdoc content", live.server.url), ("blob", "blob content", live.server.url)] {
+            #expect(frames[tag]?["text"] as? String == text, "\(tag): \(String(describing: frames[tag]))")
+            #expect(frames[tag]?["origin"] as? String == origin, "\(tag)")
+            #expect(frames[tag]?["handler"] as? Bool == false, "\(tag) has no bridge")
+        }
+        #expect(try app.ctl("eval", "window.__popup").result as? String == "blocked")
+        #expect(try Self.waitFor("mailto:frame@example.org", in: \.refused, app), "the mailto frame is refused")
+        #expect(try Self.waitFor("\(live.server.url)/__test/payload.bin", in: \.refused, app), "a frame's download is refused")
+        #expect(try Self.waitFor("\(other)/__test/payload.bin?other", in: \.refused, app), "a cross-origin frame's download is refused")
+        #expect(try Self.external(app).opened.isEmpty, "nothing was handed to the desktop")
+        #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/hostile.html")
+    }
+
+    @Test("the main frame cannot leave for another origin or a mail address without a gesture", arguments: ["OTHER/__test/nav-frame.html?tag=away", "mailto:leave@example.org"])
+    func noLeaving(_ target: String) throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", timeout: 60)
+        let leave = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+        #expect(try app.ctl("eval", "location.href = '/__test/hostile.html?leave=\(leave)'; true").status == 0)
+        let url = target.replacingOccurrences(of: "OTHER", with: "http://localhost:\(live.server.port)")
+        #expect(try Self.waitFor(url, in: \.refused, app), "\(String(describing: try? Self.external(app)))")
+        #expect(try Self.external(app).opened.isEmpty, "nothing was handed to the desktop")
+        #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/hostile.html", "the main frame stayed")
+        #expect(try app.ctl("eval", "Object.keys(window.__frames).length").result as? Int == 5, "its document was not replaced")
+    }
+
+    @Test("a kiosk hands nothing out, not even a person's click")
+    func kioskKeepsEverything() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"], command: "kiosk")
+        defer { app.stop() }
+        _ = try app.state("screen=page", timeout: 60)
+        #expect(try app.ctl("eval", "location.href = '/__test/hostile.html'; true").status == 0)
+        _ = try app.evalWhen("Object.keys(window.__frames || {}).length >= 5")
+        #expect(try app.ctl("eval", "document.getElementById('away').click(); true").status == 0)
+        let away = "http://localhost:\(server.port)/__test/nav-frame.html?tag=clicked"
+        #expect(try Self.waitFor(away, in: \.refused, app))
+        #expect(try Self.external(app).opened.isEmpty)
+    }
+
+    @Test("a person's activation of a link in the main frame hands it to the desktop and the page stays")
+    func personClicks() throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", timeout: 60)
+        #expect(try app.ctl("eval", "location.href = '/__test/hostile.html'; true").status == 0)
+        _ = try app.evalWhen("Object.keys(window.__frames || {}).length >= 5")
+        // The control interface's eval runs as a person's action (WebKit counts it as a gesture).
+        #expect(try app.ctl("eval", "document.getElementById('away').click(); true").status == 0)
+        let away = "http://localhost:\(live.server.port)/__test/nav-frame.html?tag=clicked"
+        #expect(try Self.waitFor(away, in: \.opened, app), "\(String(describing: try? Self.external(app)))")
+        #expect(try app.ctl("eval", "document.getElementById('mail').click(); true").status == 0)
+        #expect(try Self.waitFor("mailto:person@example.org", in: \.opened, app), "\(String(describing: try? Self.external(app)))")
+        #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/hostile.html", "the page stayed")
+    }
+}
