@@ -33,7 +33,7 @@ enum CtlCommand {
             printError("hostshell ctl: \(object["error"]?.stringValue ?? "the app refused the request")")
             return ExitCode.failure
         }
-        print(JSONWriter.string(object["result"] ?? .null))
+        printJSON(JSONWriter.string(object["result"] ?? .null))
         return ExitCode.success
     }
 
@@ -85,7 +85,7 @@ enum CtlCommand {
                 printError("hostshell ctl: the app closed the event stream")
                 return count == nil ? ExitCode.success : ExitCode.failure
             }
-            print(event)
+            printJSON(event)
             fflush(nil)  // each event as it comes, also into a pipe
             seen += 1
         }

@@ -76,7 +76,7 @@ enum HostShellCommand {
             case "kiosk": return try KioskCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)
             case "help", "--help", "-h":
-                print(usage)
+                printOut(usage)
                 return ExitCode.success
             default:
                 throw UsageError("unknown command \"\(command)\"; run \"hostshell help\" for the list")
@@ -89,10 +89,4 @@ enum HostShellCommand {
             return ExitCode.failure
         }
     }
-}
-
-/// Writes a line to standard error.
-func printError(_ text: String) {
-    let line = text + "\n"
-    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }

@@ -1,0 +1,70 @@
+import BridgeRuntime
+import CGtk
+
+/// The running app follows the saved-servers store: `server add` and `server remove` tell it
+/// over its instance socket (`servers-changed`), and it reads the store again and carries out
+/// `ServerListFollower`'s effects, one after the other — a new server appears in the switcher
+/// and can be switched to; a removed server on screen is closed, and every removed server's
+/// website data is deleted through its own network session, before the answer goes back (so
+/// `server remove` deletes its directories only once nothing in the app can write them again).
+extension ShellApp {
+    func followStore(done: @escaping @MainActor (Result<String, ControlError>) -> Void) {
+        let now: [ServerRecord]
+        do throws(UsageError) { now = try ServerStoreFile.standard.load() } catch {
+            return done(.failure(ControlError("the saved servers could not be read: \(error.message)")))
+        }
+        let change = ServerListChange(from: records, to: now)
+        let effects = ServerListFollower.reaction(to: change, shown: session.record.id, now: now)
+        records = now
+        perform(effects[...]) {
+            done(.success(change.isEmpty ? "nothing changed" : "\(change.added.count) added, \(change.removed.count) removed, "
+                          + "\(change.replaced.count) replaced, \(change.renamed.count) renamed"))
+        }
+    }
+
+    private func perform(_ effects: ArraySlice<ServerListEffect>, then finished: @escaping @MainActor () -> Void) {
+        guard let effect = effects.first else { return finished() }
+        let rest = effects.dropFirst()
+        switch effect {
+        case .closeShown:
+            session.close()
+            perform(rest, then: finished)
+        case .forget(let id):
+            forgetWebsiteData(of: id) { [weak self] in self?.perform(rest, then: finished) ?? finished() }
+        case .show(let id):
+            if let record = records.first(where: { $0.id == id }) { show(record, previousClosed: true) }
+            perform(rest, then: finished)
+        case .quit(let message):
+            printError("hostshell: \(message)")
+            finished()
+            onQuit?(message)
+        case .updateSwitcher:
+            refreshSwitcher()
+            onScreenChanged?()
+            perform(rest, then: finished)
+        }
+    }
+
+    /// Lets go of a server's network session after deleting all its website data through it
+    /// (cookies, storage, caches), so its network process has nothing left to write. Under
+    /// `--automation` the session is WebKit's own throw-away one, shared, and is left alone.
+    private func forgetWebsiteData(of id: String, then finished: @escaping @MainActor () -> Void) {
+        guard let network = networkSessions.removeValue(forKey: id) else { return finished() }
+        guard environment.automation == nil else { return finished() }
+        let manager = webkit_network_session_get_website_data_manager(network)
+        let box = Unmanaged.passRetained(CompletionBox { g_object_unref(UnsafeMutableRawPointer(network)); finished() })
+        webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, { source, result, data in
+            let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>? = nil
+            _ = webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error)
+            g_clear_error(&error)  // what could not be deleted, `server remove` deletes with the directories
+            MainActor.assumeIsolated { box.run() }
+        }, box.toOpaque())
+    }
+}
+
+/// A completion carried through a C callback's user data.
+private final class CompletionBox {
+    let run: @MainActor () -> Void
+    init(_ run: @escaping @MainActor () -> Void) { self.run = run }
+}
