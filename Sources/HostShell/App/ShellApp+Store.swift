@@ -37,7 +37,7 @@ extension ShellApp {
         case .quit(let message):
             printError("hostshell: \(message)")
             finished()
-            onQuit?(message)
+            MainLoop.whenIdle { [weak self] in self?.onQuit?(message) }  // once the answer is written
         case .updateSwitcher:
             refreshSwitcher()
             onScreenChanged?()

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// The running app and the saved-servers store: a server added while it runs can be switched
+/// to; the server on screen, removed, is closed first and its website data is not written again;
+/// and a deep link for an installation that is not saved loads nothing, whatever is saved.
+@Suite("The running app follows the store; refused links load nothing (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct StoreFollowTests {
+    @Test("a server added while the app runs can be switched to; removing the one on screen closes it before its data goes")
+    func followsStore() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let north = try ReferenceServer(extra: ["--organization", "North Studio"])
+        let south = try ReferenceServer(installation: "11111111-2222-4333-8444-555555555555", extra: ["--organization", "South Studio"])
+        defer { north.stop(); south.stop() }
+        #expect(try HostShellBinary.run(["server", "add", north.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "server.id=\"north-studio\"", "negotiated=true")
+
+        // Added while the app runs: offered in the switcher, and switched to.
+        let added = try HostShellBinary.run(["server", "add", south.url, "--allow-http"], environment: home.environment)
+        #expect(added.status == 0 && !added.stderr.contains("note:"), "\(added.stderr)")
+        _ = try app.state(#"servers=["north-studio","south-studio"]"#)
+        let switched = try app.ctl("switch-server", "south-studio")
+        #expect(switched.status == 0, "\(switched.error)")
+        _ = try app.state("screen=page", "server.id=\"south-studio\"", "negotiated=true")
+        #expect(try app.ctl("eval", #"localStorage.setItem("who", "south"); document.cookie = "session=south; max-age=3600"; true"#).status == 0)
+
+        // Removed while on screen: the app goes to north first, then the data is deleted.
+        let southData = home.root.appendingPathComponent("data/hostshell/servers/south-studio")
+        #expect(FileManager.default.fileExists(atPath: southData.path))
+        let removed = try HostShellBinary.run(["server", "remove", "south-studio"], environment: home.environment)
+        #expect(removed.status == 0 && !removed.stderr.contains("warning"), "\(removed.stderr)")
+        _ = try app.state("server.id=\"north-studio\"", #"servers=["north-studio"]"#, "screen=page", "negotiated=true")
+        #expect(!FileManager.default.fileExists(atPath: southData.path), "south's website data is gone")
+        #expect(try app.ctl("switch-server", "south-studio").error.contains("no saved server"))
+        // Ending the app (which flushes what its sessions hold) does not write it again.
+        app.stop()
+        #expect(!FileManager.default.fileExists(atPath: southData.path), "south's website data was written again by the running app")
+        #expect(!FileManager.default.fileExists(atPath: home.root.appendingPathComponent("cache/hostshell/servers/south-studio").path))
+    }
+
+    @Test("removing the only server on screen ends the app, and its data stays deleted")
+    func lastServerRemoved() throws {
+        let live = try LiveApp()
+        defer { live.finish() }
+        _ = try live.app.state("screen=page", "negotiated=true")
+        let id = try #require((try live.app.state("screen=page")["server"] as? [String: Any])?["id"] as? String)
+        let removed = try HostShellBinary.run(["server", "remove", id], environment: live.home.environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(waitUntil(timeout: 20) { !live.app.process.isRunning }, "the app ended with nothing left to show")
+        let data = live.home.root.appendingPathComponent("data/hostshell/servers/\(id)")
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+    }
+
+    static let unknown = "tilecast-ios://open?installation=99999999-9999-4999-8999-999999999999&path=%2Fmedia"
+
+    @Test("a link for an installation that is not saved loads no server's page: one saved server, or several")
+    func notSavedLoadsNothing() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let north = try ReferenceServer(extra: ["--organization", "North Studio"])
+        defer { north.stop() }
+        #expect(try HostShellBinary.run(["server", "add", north.url, "--allow-http"], environment: home.environment).status == 0)
+        let before = try #require(try HTTP.json(north.url + "/__test/requests")["count"] as? Int)
+
+        // No app runs: the desktop's handler, and `open --open-url`.
+        let (desktop, finished) = try runBounded(["open-url", Self.unknown], environment: home.environment)
+        #expect(finished, "open-url started an app for a link of an installation that is not saved")
+        #expect(desktop.status == 1 && desktop.stderr.contains("not set up here") && desktop.stderr.contains("nothing was opened"), "\(desktop.stderr)")
+        let (open, openFinished) = try runBounded(["open", "--open-url", Self.unknown], environment: home.environment)
+        #expect(openFinished && open.status == 2 && open.stderr.contains("not set up here"), "\(open.stderr)")
+        #expect(try HTTP.json(north.url + "/__test/requests")["count"] as? Int == before, "nothing went to the saved server")
+
+        // Several saved: what is wrong with the link, not "name a server".
+        let south = try ReferenceServer(installation: "11111111-2222-4333-8444-555555555555", extra: ["--organization", "South Studio"])
+        defer { south.stop() }
+        #expect(try HostShellBinary.run(["server", "add", south.url, "--allow-http"], environment: home.environment).status == 0)
+        for (link, words) in [(Self.unknown, "not set up here"),
+                              ("tilecast-ios://open?installation=nope&path=%2Fmedia", "installation is not a UUID"),
+                              ("tilecast-ios://open?installation=11111111-2222-4333-8444-555555555555&path=%2Flogin", "must not be /login")] {
+            let (run, done) = try runBounded(["open-url", link], environment: home.environment)
+            #expect(done && run.status == 1 && run.stderr.contains(words) && !run.stderr.contains("name one"), "\(link): \(run.stderr)")
+        }
+        #expect(try HTTP.json(north.url + "/__test/requests")["count"] as? Int == before, "nothing went to north")
+    }
+}
