@@ -57,7 +57,9 @@ public enum ServerListFollower {
             guard let next = records.first else {
                 return [.closeShown] + gone + [.quit(message: "The server shown (\(shown)) was removed and no other is saved; add one with hostshell server add.")]
             }
-            return [.closeShown] + gone + [.show(next.id), .updateSwitcher]
+            // The window shows the next server first: the removed one's page and web process
+            // are gone before its data is deleted (a page still open writes its cache again).
+            return [.show(next.id)] + gone + [.updateSwitcher]
         }
         if change.replaced.contains(shown) {
             // The same id, another server: its old session and data go before a fresh one starts.

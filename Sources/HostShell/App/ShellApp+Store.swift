@@ -27,12 +27,12 @@ extension ShellApp {
         let rest = effects.dropFirst()
         switch effect {
         case .closeShown:
-            session.close()
+            closeShown()
             perform(rest, then: finished)
         case .forget(let id):
             forgetWebsiteData(of: id) { [weak self] in self?.perform(rest, then: finished) ?? finished() }
         case .show(let id):
-            if let record = records.first(where: { $0.id == id }) { show(record, previousClosed: true) }
+            if let record = records.first(where: { $0.id == id }) { show(record) }
             perform(rest, then: finished)
         case .quit(let message):
             printError("hostshell: \(message)")
@@ -49,6 +49,7 @@ extension ShellApp {
     /// (cookies, storage, caches), so its network process has nothing left to write. Under
     /// `--automation` the session is WebKit's own throw-away one, shared, and is left alone.
     private func forgetWebsiteData(of id: String, then finished: @escaping @MainActor () -> Void) {
+        forgotten.insert(id)
         guard let network = networkSessions.removeValue(forKey: id) else { return finished() }
         guard environment.automation == nil else { return finished() }
         let manager = webkit_network_session_get_website_data_manager(network)
@@ -60,6 +61,22 @@ extension ShellApp {
             g_clear_error(&error)  // what could not be deleted, `server remove` deletes with the directories
             MainActor.assumeIsolated { box.run() }
         }, box.toOpaque())
+    }
+}
+
+extension ShellApp {
+    /// When the app ends: deletes the profile directories of the servers removed while it ran
+    /// (and not saved again), once more. WebKit's network process writes its HTTP disk cache
+    /// some seconds after a page's loads and keeps doing so for a session it has not let go
+    /// of, so a removed server's cache can reappear after `server remove` deleted it; its
+    /// cookies and storage do not (they were deleted through the session).
+    func removeForgottenProfiles() {
+        let saved = Set(records.map(\.id))
+        for id in forgotten where !saved.contains(id) {
+            let directories = ServerStoreFile.profileDirectories(for: id)
+            removeTree(directories.data)
+            removeTree(directories.cache)
+        }
     }
 }
 

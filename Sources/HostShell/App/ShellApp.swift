@@ -28,6 +28,10 @@ final class ShellApp {
     /// Ends the app (the command's main loop), with what to tell the person: the store it
     /// follows has no server left to show.
     var onQuit: ((String) -> Void)?
+    /// Set by `closeShown`: the session shown is closed and its view out of the window.
+    private var shownClosed = false
+    /// Servers removed from the store while the app ran (`followStore`).
+    var forgotten = Set<String>()
 
     /// The process-wide services, handed to every session.
     let environment: AppEnvironment
@@ -93,13 +97,24 @@ final class ShellApp {
         guard record.id != session.record.id else { return nil }
         // WebKit ends a WebDriver session whose page goes away, and a switch closes the page.
         if environment.automation != nil { return "a WebDriver session drives \(session.record.id)'s page (open --automation); open \(id) in a session of its own" }
-        show(record, previousClosed: false)
+        show(record)
         return nil
     }
 
+    /// Closes the session shown and takes its view out of the window (an empty window until
+    /// `show`), so its page and web process are gone before its server's data is deleted.
+    func closeShown() {
+        guard !shownClosed else { return }
+        shownClosed = true
+        session.close()
+        window.host.show(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), title: "HostShell", subtitle: "")
+    }
+
     /// A fresh session on `record` in the window, in place of the one shown (closed here unless
-    /// the caller closed it already).
-    func show(_ record: ServerRecord, previousClosed: Bool) {
+    /// `closeShown` closed it already).
+    func show(_ record: ServerRecord) {
+        let previousClosed = shownClosed
+        shownClosed = false
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record), environment: environment,

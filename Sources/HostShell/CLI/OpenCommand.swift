@@ -167,6 +167,7 @@ enum OpenCommand {
                 if !result.opened { printError("hostshell: \(result.message)") }
             }
             g_main_loop_run(loop)
+            app.removeForgottenProfiles()
             return .success(exitCode)
         }.get()
     }
