@@ -63,6 +63,24 @@ struct StoreFollowTests {
         }
     }
 
+    @Test("a server whose identity name carries escape sequences: ctl and the deep-link notices show them escaped")
+    func hostileNameLive() throws {
+        let evil = "Evil\u{1b}]0;pwned\u{07}\u{1b}[31mCorp\u{202e}gpj.exe"
+        let live = try LiveApp([], serverOptions: ["--organization", evil])
+        defer { live.finish() }
+        func raw(_ text: String) -> Bool { text.unicodeScalars.contains { [0x1b, 0x07, 0x202e].contains($0.value) } }
+        let state = try HostShellBinary.run(["ctl", live.app.socket, "wait", "screen=page", "negotiated=true", "--timeout", "30"])
+        #expect(state.status == 0 && !raw(state.stdout), "\(state.stdout.debugDescription)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any])
+        #expect((parsed["server"] as? [String: Any])?["name"] as? String == evil, "the JSON still holds the name exactly")
+        let link = "tilecast-ios://open?installation=7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e&path=%2Fmedia%2F%E2%80%AEgpj.exe"
+        let desktop = try HostShellBinary.run(["open-url", link], environment: live.home.environment)
+        #expect(desktop.status == 0 && !raw(desktop.stdout) && !raw(desktop.stderr), "\(desktop.stdout.debugDescription) \(desktop.stderr)")
+        #expect(desktop.stdout.contains(#"Opening /media/\u{202e}gpj.exe on Evil\u{1b}]0;pwned\u{7}"#), "\(desktop.stdout)")
+        let events = try HostShellBinary.run(["ctl", live.app.socket, "events", "--kind", "state", "--count", "1", "--timeout", "5"])
+        #expect(!raw(events.stdout), "\(events.stdout.debugDescription)")
+    }
+
     static let unknown = "tilecast-ios://open?installation=99999999-9999-4999-8999-999999999999&path=%2Fmedia"
 
     @Test("a link for an installation that is not saved loads no server's page: one saved server, or several")

@@ -7,7 +7,7 @@ import Glibc
 enum CtlCommand {
     static let usage = """
         usage: hostshell ctl SOCKET COMMAND [ARGS…]
-          state | tap DESTINATION | back | switch-server SERVER-ID | reload
+          state | tap DESTINATION | back | switch-server SERVER-ID | servers-changed | reload
           wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval [--sheet] SCRIPT
           events [--kind bridge|state]… [--count N] [--timeout S] | '{"command": …}'
           (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, resize, …)
