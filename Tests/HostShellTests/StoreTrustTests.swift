@@ -53,6 +53,46 @@ struct StoreTrustTests {
         #expect(Set(saved.compactMap { $0["id"] as? String }).count == addresses.count, "every id is its own")
     }
 
+    @Test("a writer waits for the lock, and a lock holder that is killed does not block anyone")
+    func killedLockHolder() throws {
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        let home = TemporaryHome()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(at: home.storeDirectory, withIntermediateDirectories: true)
+        let lock = home.storeDirectory.appendingPathComponent("servers.json.lock").path
+        // Another writer, holding the lock (as `server add` does while it saves) until killed.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); sys.stdin.read()", lock]
+        holder.standardInput = Pipe()
+        try holder.run()
+        defer { stopProcess(holder) }
+        func held() -> Bool {
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            probe.arguments = ["-n", lock, "true"]
+            try? probe.run()
+            probe.waitUntilExit()
+            return probe.terminationStatus != 0
+        }
+        #expect(waitUntil(timeout: 10, held), "the holder took the lock")
+        let add = Process()
+        add.executableURL = HostShellBinary.url
+        add.arguments = ["server", "add", server.url, "--allow-http"]
+        add.environment = HostShellBinary.environment(home.environment)
+        add.standardOutput = FileHandle.nullDevice
+        add.standardError = FileHandle.nullDevice
+        try add.run()
+        #expect(!waitUntil(timeout: 2) { !add.isRunning }, "server add waits while another writer holds the lock")
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        #expect(waitUntil(timeout: 15) { !add.isRunning }, "the lock went with its killed holder")
+        add.waitUntilExit()
+        #expect(add.terminationStatus == 0)
+        #expect(try HostShellBinary.run(["server", "list", "--json"], environment: home.environment).stdout.contains(server.url))
+    }
+
     @Test("two damaged lists in the same second are both kept, each with its own contents")
     func damagedTwice() throws {
         let home = TemporaryHome()

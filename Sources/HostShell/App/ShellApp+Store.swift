@@ -10,7 +10,7 @@ import CGtk
 extension ShellApp {
     func followStore(done: @escaping @MainActor (Result<String, ControlError>) -> Void) {
         let now: [ServerRecord]
-        do throws(UsageError) { now = try ServerStoreFile.standard.load() } catch {
+        do throws(UsageError) { now = try ServerStoreFile.standard.load(keepingDamageAside: false) } catch {
             return done(.failure(ControlError("the saved servers could not be read: \(error.message)")))
         }
         let change = ServerListChange(from: records, to: now)

@@ -27,10 +27,14 @@ struct ServerStoreFile {
     }
 
     /// The saved servers. A missing file is an empty list; a damaged one is moved aside (under
-    /// the lock) with a warning on standard error, and the list starts empty.
-    func load() throws(UsageError) -> [ServerRecord] {
+    /// the lock) with a warning on standard error, and the list starts empty — or, when
+    /// `keepingDamageAside` is false (the running app reading it again), is left where it is and
+    /// reported as an error.
+    func load(keepingDamageAside: Bool = true) throws(UsageError) -> [ServerRecord] {
         switch try readList() {
         case .success(let records): return records
+        case .failure(let problem) where !keepingDamageAside:
+            throw UsageError("\(path) is damaged (\(problem)); the app keeps the servers it knows. Run hostshell server list to keep the damaged file aside and start over.")
         case .failure:
             try prepareDirectory()
             let lock = try StoreLock(path: lockPath)
