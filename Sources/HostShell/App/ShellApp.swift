@@ -65,8 +65,10 @@ final class ShellApp {
             self.window.setAccount(self.session.auth.summary, signedIn: self.session.auth.signedIn)
             self.onScreenChanged?()
         }
-        session.onNotice = { [weak self] text in
+        session.onNotice = { [weak self] notice in
             guard let self else { return }
+            // A name, path or title a server or page controls is shown, never applied.
+            let text = TerminalText.escaped(notice)
             self.notices = StateReport.appending(text, to: self.notices, keeping: StateReport.keptNotices)
             self.window.toast(text)
         }
@@ -147,7 +149,8 @@ final class ShellApp {
         }
     }
 
-    private func notice(opened: Bool, _ text: String) -> (opened: Bool, message: String) {
+    private func notice(opened: Bool, _ notice: String) -> (opened: Bool, message: String) {
+        let text = TerminalText.escaped(notice)
         notices = StateReport.appending(text, to: notices, keeping: StateReport.keptNotices)
         window.toast(text)
         onScreenChanged?()
