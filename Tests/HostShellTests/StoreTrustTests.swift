@@ -179,7 +179,7 @@ struct StoreTrustTests {
         #expect(try String(contentsOf: real, encoding: .utf8).contains(server.url))
     }
 
-    @Test("20,000 saved servers are listed in about a second, not a minute")
+    @Test("20,000 saved servers are listed in seconds, not a minute")
     func manyServers() throws {
         let home = TemporaryHome()
         defer { home.remove() }
@@ -189,7 +189,8 @@ struct StoreTrustTests {
         }
         try Data("{\"schemaVersion\":1,\"servers\":[\(servers.joined(separator: ","))]}".utf8).write(to: home.store)
         let start = Date()
-        // Measured on this 2-core machine, debug build: 65 s before (quadratic), 1 s after.
+        // Measured on this 2-core machine, debug build: 65 s before (quadratic); after, 5,000 /
+        // 10,000 / 20,000 servers in 1.2 / 2.1 / 4.2 s under load, 1.0 s for 20,000 when quiet.
         let (run, finished) = try runBounded(["server", "list", "--json"], environment: home.environment, timeout: 20)
         #expect(finished && run.status == 0, "\(Date().timeIntervalSince(start)) s: \(run.stderr)")
         #expect(run.stdout.components(separatedBy: "\"id\":").count == 20_001)
