@@ -18,6 +18,8 @@ struct ControlRequestTests {
         let sheetEval = try ControlRequest.line(fromArguments: ["eval", "--sheet", "document.title"])
         #expect(try ControlRequest.decode(sheetEval).get().command == .eval(script: "document.title", inSheet: true))
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["memory-pressure", "now"]) }
+        #expect(try ControlRequest.decode(ControlRequest.line(fromArguments: ["servers-changed"])).get().command == .serversChanged)
+        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["servers-changed", "north"]) }
         let resize = try ControlRequest.line(fromArguments: ["resize", "900", "700"])
         #expect(try ControlRequest.decode(resize).get().command == .resize(width: 900, height: 700))
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["resize", "900"]) }

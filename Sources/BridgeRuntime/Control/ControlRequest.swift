@@ -65,6 +65,10 @@ public enum ControlCommand: Sendable, Equatable {
     case permission(grant: Bool)
     /// Give the app's push registration a new device token (as a reinstall or a restore would).
     case rotatePushToken
+    /// The saved-servers store changed (`server add`/`remove` say so over the app's instance
+    /// socket): read it again and follow it — a new server can be switched to, a removed one is
+    /// closed and its website data deleted before the answer.
+    case serversChanged
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
@@ -79,7 +83,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token"]
+                               "lifecycle", "permission", "push-token", "servers-changed"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -168,6 +172,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "sheet-action": return .sheetAction(actionId: try string("action"))
         case "sheet-dismiss": return .sheetDismiss
         case "memory-pressure": return .memoryPressure
+        case "servers-changed": return .serversChanged
         case "lifecycle":
             guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(rawValue:)) else {
                 throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -290,7 +295,7 @@ extension ControlRequest {
             }
             guard rest.isEmpty else { throw ControlError("events takes --kind bridge|state (repeatable), --count N and --timeout S") }
             if !kinds.isEmpty { object["kinds"] = .array(kinds) }
-        case "menu-close", "sheet-dismiss", "memory-pressure":
+        case "menu-close", "sheet-dismiss", "memory-pressure", "servers-changed":
             guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
         case "sheet-action": try one("action", "the header action's id")
         case "scan":

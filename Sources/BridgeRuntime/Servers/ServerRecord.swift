@@ -53,9 +53,9 @@ public enum IdentityVerdict: Sendable, Equatable {
 /// The server store's file format: `{ "schemaVersion": 1, "servers": [ … ] }`.
 public enum ServerStoreFormat {
     public static let schemaVersion = 1
-    /// The saved list is read only up to this size: a thousand servers with the longest names
-    /// take well under half of it, so a larger file is not a list HostShell wrote.
-    public static let maxFileBytes = 4 << 20
+    /// The saved list is read only up to this size: 20,000 servers with ordinary names take
+    /// about 4 MiB, so a larger file is not a list HostShell wrote.
+    public static let maxFileBytes = 16 << 20
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case notJSON
@@ -80,6 +80,8 @@ public enum ServerStoreFormat {
         guard version == schemaVersion else { return .failure(.invalid("schemaVersion \(version) is not known")) }
         guard case .array(let list)? = root["servers"] else { return .failure(.invalid("servers is missing")) }
         var records: [ServerRecord] = []
+        records.reserveCapacity(list.count)
+        var ids = Set<String>()  // a set, not a search of the records: linear in the list's length
         for (index, item) in list.enumerated() {
             func bad(_ why: String) -> Problem { .invalid("server \(index + 1): \(why)") }
             guard case .object(let o) = item else { return .failure(bad("not an object")) }
@@ -94,7 +96,7 @@ public enum ServerStoreFormat {
                 return .failure(bad("installationId is not a UUID"))
             }
             let organization = o["organizationName"]?.stringValue ?? name
-            guard !records.contains(where: { $0.id == id }) else { return .failure(bad("id \(id) is used twice")) }
+            guard ids.insert(id).inserted else { return .failure(bad("id \(id) is used twice")) }
             records.append(ServerRecord(id: id, name: name, address: address,
                                         identity: ServerIdentity(installationId: installation, organizationName: organization)))
         }

@@ -43,7 +43,7 @@ final class BridgeReplay {
 
     private func next() {
         guard index < records.count else {
-            print("\(records.count) replayed: \(same) same, \(differed) differed, \(skipped) skipped")
+            printOut("\(records.count) replayed: \(same) same, \(differed) differed, \(skipped) skipped")
             return done(differed == 0 && skipped == 0 ? ExitCode.success : ExitCode.failure)
         }
         let record = records[index]
@@ -51,7 +51,7 @@ final class BridgeReplay {
         let page = record.context == .main ? app.session.page : app.session.presentations.readyPage
         guard let page else {
             skipped += 1
-            print("skip line \(record.line): no \(record.context.rawValue) page to send it from")
+            printOut("skip line \(record.line): no \(record.context.rawValue) page to send it from")
             return next()
         }
         let type = record.message.objectValue?["type"]?.stringValue ?? "(no type)"
@@ -60,15 +60,15 @@ final class BridgeReplay {
             switch result {
             case .success(let reply) where reply == record.reply:
                 self.same += 1
-                if self.verbose { print("same line \(record.line) \(type)") }
+                if self.verbose { printOut("same line \(record.line) \(type)") }
             case .success(let reply):
                 self.differed += 1
-                print("DIFF line \(record.line) \(type)\(record.redacted ? " (the log redacted part of it)" : "")")
-                print("  recorded: \(JSONWriter.string(record.reply))")
-                print("  now:      \(JSONWriter.string(reply))")
+                printOut("DIFF line \(record.line) \(type)\(record.redacted ? " (the log redacted part of it)" : "")")
+                printOut("  recorded: \(JSONWriter.string(record.reply))")
+                printOut("  now:      \(JSONWriter.string(reply))")
             case .failure(let error):
                 self.differed += 1
-                print("DIFF line \(record.line) \(type): no reply (\(error.message))")
+                printOut("DIFF line \(record.line) \(type): no reply (\(error.message))")
             }
             self.next()
         }

@@ -8,7 +8,8 @@ import CGtk
 final class ShellApp {
     let window: StudioWindow
     private(set) var session: OpenSession
-    private(set) var records: [ServerRecord]
+    /// The saved servers as the app last read them (`followStore` reads them again).
+    var records: [ServerRecord]
     let device: DeviceProfile
     let inspector: Bool
     let credentials: CredentialStore
@@ -19,11 +20,18 @@ final class ShellApp {
     private let kioskOptions: KioskOptions?
     /// Each server's network session, kept for the life of the app: switching away and back
     /// keeps even its session cookies (those a server sets without an expiry), as the phone app does.
-    private var networkSessions: [String: NetworkSessionPointer] = [:]
+    var networkSessions: [String: NetworkSessionPointer] = [:]
     /// Called whenever what the window shows changes, including after a switch.
     var onScreenChanged: (() -> Void)?
     /// The latest notices shown to the person (newest last), for state dumps.
     private(set) var notices: [String] = []
+    /// Ends the app (the command's main loop), with what to tell the person: the store it
+    /// follows has no server left to show.
+    var onQuit: ((String) -> Void)?
+    /// Set by `closeShown`: the session shown is closed and its view out of the window.
+    private var shownClosed = false
+    /// Servers removed from the store while the app ran (`followStore`).
+    var forgotten = Set<String>()
 
     /// The process-wide services, handed to every session.
     let environment: AppEnvironment
@@ -57,8 +65,10 @@ final class ShellApp {
             self.window.setAccount(self.session.auth.summary, signedIn: self.session.auth.signedIn)
             self.onScreenChanged?()
         }
-        session.onNotice = { [weak self] text in
+        session.onNotice = { [weak self] notice in
             guard let self else { return }
+            // A name, path or title a server or page controls is shown, never applied.
+            let text = TerminalText.escaped(notice)
             self.notices = StateReport.appending(text, to: self.notices, keeping: StateReport.keptNotices)
             self.window.toast(text)
         }
@@ -89,6 +99,24 @@ final class ShellApp {
         guard record.id != session.record.id else { return nil }
         // WebKit ends a WebDriver session whose page goes away, and a switch closes the page.
         if environment.automation != nil { return "a WebDriver session drives \(session.record.id)'s page (open --automation); open \(id) in a session of its own" }
+        show(record)
+        return nil
+    }
+
+    /// Closes the session shown and takes its view out of the window (an empty window until
+    /// `show`), so its page and web process are gone before its server's data is deleted.
+    func closeShown() {
+        guard !shownClosed else { return }
+        shownClosed = true
+        session.close()
+        window.host.show(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0), title: "HostShell", subtitle: "")
+    }
+
+    /// A fresh session on `record` in the window, in place of the one shown (closed here unless
+    /// `closeShown` closed it already).
+    func show(_ record: ServerRecord) {
+        let previousClosed = shownClosed
+        shownClosed = false
         let previous = session
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record), environment: environment,
@@ -96,11 +124,10 @@ final class ShellApp {
         attach(session)
         // Closed while its widgets are still in the window (its sheet and menus come out of
         // them); only then does the window let go of its view.
-        previous.close()
+        if !previousClosed { previous.close() }
         window.show(session.view, title: Self.title(record), subtitle: record.address.normalized)
         refreshSwitcher()
         session.start()
-        return nil
     }
 
     /// Opens a `tilecast-ios://open?installation=…&path=…` link: the saved server with that
@@ -109,23 +136,21 @@ final class ShellApp {
     /// Returns what happened, worded for the person.
     @discardableResult
     func openURL(_ url: String) -> (opened: Bool, message: String) {
-        let link: DeepLink
-        switch DeepLink.parse(url) {
-        case .failure(let problem):
-            return notice(opened: false, "That link cannot be opened: \(problem).")
-        case .success(let parsed):
-            link = parsed
+        switch DeepLinkRoute.decide(url, records: records) {
+        case .refused(let why):
+            return notice(opened: false, why)
+        case .open(let link, let record):
+            if record.id != session.record.id {  // a link queued for the other server is dropped with it
+                if let problem = switchTo(record.id) { return notice(opened: false, "That link cannot be opened here: \(problem).") }
+            }
+            session.page.openDeepLink(link.path)
+            gtk_window_present(cast(window.window))
+            return (true, DeepLinkRoute.openingNotice(link, record))
         }
-        guard let record = link.server(in: records) else {
-            return notice(opened: false, "That link is for a server that is not set up here (installation \(link.installationId)). Add the server with hostshell server add, then open the link again.")
-        }
-        if record.id != session.record.id { switchTo(record.id) }  // a link queued for the other server is dropped with it
-        session.page.openDeepLink(link.path)
-        gtk_window_present(cast(window.window))
-        return (true, "Opening \(link.path) on \(record.name).")
     }
 
-    private func notice(opened: Bool, _ text: String) -> (opened: Bool, message: String) {
+    private func notice(opened: Bool, _ notice: String) -> (opened: Bool, message: String) {
+        let text = TerminalText.escaped(notice)
         notices = StateReport.appending(text, to: notices, keeping: StateReport.keptNotices)
         window.toast(text)
         onScreenChanged?()
@@ -139,7 +164,7 @@ final class ShellApp {
         return network
     }
 
-    private func refreshSwitcher() {
+    func refreshSwitcher() {
         window.setServers(records.map { .init(id: $0.id, name: $0.name, address: $0.address.normalized) },
                           current: session.record.id)
     }

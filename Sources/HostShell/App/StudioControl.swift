@@ -25,6 +25,13 @@ extension ShellApp {
         case .switchServer(let id):
             if let problem = switchTo(id) { return fail(problem) }
             ok(.null)
+        case .serversChanged:
+            followStore { result in
+                switch result {
+                case .success(let summary): ok(["message": .string(summary)])
+                case .failure(let error): fail(error.message)
+                }
+            }
         case .reload:
             session.verifyAndLoad()
             ok(.null)

@@ -114,7 +114,7 @@ final class ServerAuth {
         case .openSignInWindow:
             openWindow()
         case .problem(let text):
-            printError("hostshell: \(record.name): \(text)")
+            printError("hostshell: \(TerminalText.escaped(record.name)): \(text)")
             onStudioEffect?(effect)
         case .askStudioToSignOut, .dropDeepLink, .reloadStudio, .changed:
             onStudioEffect?(effect)

@@ -22,7 +22,7 @@ enum BenchCommand {
     /// floors are measured drawing the same way.
     static func rendering() -> Int32 {
         RenderingSetup.apply()
-        print(LiveBench.renderingVariables.compactMap { name in getenv(name).map { "\(name)=\(String(cString: $0))" } }.joined(separator: " "))
+        printOut(LiveBench.renderingVariables.compactMap { name in getenv(name).map { "\(name)=\(String(cString: $0))" } }.joined(separator: " "))
         return ExitCode.success
     }
 
@@ -81,15 +81,15 @@ enum BenchCommand {
             if let count {
                 var sink = 0
                 for _ in 0..<count { sink &+= body() }
-                print("\(file)\t\(count) iterations\t\(sink) reply bytes")
+                printOut("\(file)\t\(count) iterations\t\(sink) reply bytes")
                 continue
             }
             let rate = measure(seconds: seconds, body)
             let name = file.split(separator: "/").last.map(String.init) ?? file
             if json {
-                print(#"{"message":"\#(name)","messagesPerSecond":\#(Int(rate))}"#)
+                printJSON(#"{"message":"\#(name)","messagesPerSecond":\#(Int(rate))}"#)
             } else {
-                print("\(name)\t\(Int(rate)) msg/s\t\(String(format1: 1e6 / rate)) µs/msg")
+                printOut("\(name)\t\(Int(rate)) msg/s\t\(String(format1: 1e6 / rate)) µs/msg")
             }
         }
         return ExitCode.success
@@ -109,7 +109,7 @@ enum BenchCommand {
             }
             rates.append(Double(count) / (monotonicSeconds() - start))
         }
-        if sink == 42 { print("") }  // keeps the work observable to the optimizer
+        if sink == 42 { printOut("") }  // keeps the work observable to the optimizer
         return rates.sorted()[2]
     }
 }

@@ -28,20 +28,20 @@ enum ContractCommand {
         for (path, corpus) in corpora {
             let report = ConformanceRunner.run(corpus)
             for result in report.cases where !result.passed {
-                print("FAIL \(path) case \(result.index): \(result.name)")
-                for mismatch in result.mismatches { print("  \(mismatch.field)\n    expected: \(mismatch.expected)\n    actual:   \(mismatch.actual)") }
+                printOut("FAIL \(path) case \(result.index): \(result.name)")
+                for mismatch in result.mismatches { printOut("  \(mismatch.field)\n    expected: \(mismatch.expected)\n    actual:   \(mismatch.actual)") }
             }
             for mismatch in report.deepLinkFailures {
-                print("FAIL \(path) \(mismatch.field)\n    expected: \(mismatch.expected)\n    actual:   \(mismatch.actual)")
+                printOut("FAIL \(path) \(mismatch.field)\n    expected: \(mismatch.expected)\n    actual:   \(mismatch.actual)")
             }
             if !report.uncheckedFields.isEmpty {
                 printError("note: \(path): fields this runner does not check: \(report.uncheckedFields.joined(separator: ", "))")
             }
-            print("\(path): \(report.cases.count) cases, \(report.deepLinkChecked) deep-link paths: \(report.summaryLine)")
+            printOut("\(path): \(report.cases.count) cases, \(report.deepLinkChecked) deep-link paths: \(report.summaryLine)")
             passed += report.passed
             failed += report.failed
         }
-        print("\(passed) passed, \(failed) failed")
+        printOut("\(passed) passed, \(failed) failed")
         return failed == 0 ? ExitCode.success : ExitCode.failure
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 enum CtlCommand {
     static let usage = """
         usage: hostshell ctl SOCKET COMMAND [ARGS…]
-          state | tap DESTINATION | back | switch-server SERVER-ID | reload
+          state | tap DESTINATION | back | switch-server SERVER-ID | servers-changed | reload
           wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval [--sheet] SCRIPT
           events [--kind bridge|state]… [--count N] [--timeout S] | '{"command": …}'
           (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, resize, …)
@@ -33,7 +33,7 @@ enum CtlCommand {
             printError("hostshell ctl: \(object["error"]?.stringValue ?? "the app refused the request")")
             return ExitCode.failure
         }
-        print(JSONWriter.string(object["result"] ?? .null))
+        printJSON(JSONWriter.string(object["result"] ?? .null))
         return ExitCode.success
     }
 
@@ -85,7 +85,7 @@ enum CtlCommand {
                 printError("hostshell ctl: the app closed the event stream")
                 return count == nil ? ExitCode.success : ExitCode.failure
             }
-            print(event)
+            printJSON(event)
             fflush(nil)  // each event as it comes, also into a pipe
             seen += 1
         }

@@ -80,7 +80,7 @@ enum HostShellCommand {
             case "open-url": return try OpenURLCommand.run(rest)
             case "doctor": return try MainActor.assumeIsolated { () throws(UsageError) -> Int32 in try DoctorCommand.run(rest) }
             case "help", "--help", "-h":
-                print(usage)
+                printOut(usage)
                 return ExitCode.success
             default:
                 throw UsageError("unknown command \"\(command)\"; run \"hostshell help\" for the list")
@@ -93,10 +93,4 @@ enum HostShellCommand {
             return ExitCode.failure
         }
     }
-}
-
-/// Writes a line to standard error.
-func printError(_ text: String) {
-    let line = text + "\n"
-    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }

@@ -74,14 +74,18 @@ enum OpenCommand {
         if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
         let records = try ServerStoreFile.standard.load()
         let record: ServerRecord
-        if let id {
+        if let openURL {
+            // The link names its server; a link that is refused starts nothing, however many
+            // servers are saved.
+            switch DeepLinkRoute.startingServer(for: openURL, named: id, records: records) {
+            case .success(let linked): record = linked
+            case .failure(let refusal): throw UsageError(refusal.message)
+            }
+        } else if let id {
             guard let found = records.first(where: { $0.id == id }) else {
-                throw UsageError("no saved server \"\(id)\"; hostshell server list shows them")
+                throw UsageError("no saved server \"\(TerminalText.escaped(id))\"; hostshell server list shows them")
             }
             record = found
-        } else if let openURL, case .success(let link) = DeepLink.parse(openURL),
-                  let linked = link.server(in: records) {
-            record = linked  // the link names its server
         } else if records.count == 1 {
             record = records[0]
         } else if records.isEmpty {
@@ -138,7 +142,7 @@ enum OpenCommand {
                 @MainActor func report(_ ok: Bool) {
                     guard !done else { return }
                     done = true
-                    print(JSONWriter.string(HostState.json(app)))
+                    printJSON(JSONWriter.string(HostState.json(app)))
                     exitCode = ok ? ExitCode.success : ExitCode.failure
                     g_main_loop_quit(loop)
                 }
@@ -153,6 +157,11 @@ enum OpenCommand {
             } else {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }
+            // The store it follows has no server left to show.
+            app.onQuit = { _ in
+                exitCode = ExitCode.failure
+                g_main_loop_quit(loop)
+            }
             app.start()
             replaying?.start(timeout: timeout)
             if let openURL {
@@ -160,6 +169,7 @@ enum OpenCommand {
                 if !result.opened { printError("hostshell: \(result.message)") }
             }
             g_main_loop_run(loop)
+            app.removeForgottenProfiles()
             return .success(exitCode)
         }.get()
     }

@@ -177,7 +177,7 @@ private final class Probe {
             report["loadFinished"] = .bool(page.web.loadFinished)
             report["title"] = page.web.title.map(JSONValue.string) ?? .null
             report["messagesReceived"] = .number(Double(page.messagesReceived))
-            print(JSONWriter.string(.object(report)))
+            printJSON(JSONWriter.string(.object(report)))
         }
         if let screenshot, let window, !WindowSnapshot.savePNG(window.window, to: screenshot) {
             printError("hostshell probe: could not save the screenshot to \(screenshot)")

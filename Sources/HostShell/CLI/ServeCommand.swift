@@ -83,7 +83,7 @@ enum ServeCommand {
             } catch {
                 return .failure(error)
             }
-            print(server.baseURL)
+            printOut(server.baseURL)
             fflush(nil)  // the address must reach a reading parent at once
             let loop = g_main_loop_new(nil, 0)
             for signal in [SIGINT, SIGTERM] {

@@ -50,19 +50,18 @@ enum ServerCommand {
             guard isatty(STDIN_FILENO) != 0 else {
                 throw UsageError("\(warning) Add --allow-http to save it anyway.")
             }
-            print("\(warning)\nSave it anyway? [y/N] ", terminator: "")
+            printOut("\(warning)\nSave it anyway? [y/N] ", terminator: "")
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 printError("Not saved.")
                 return ExitCode.failure
             }
         }
         let store = ServerStoreFile.standard
-        var records = try store.load()
-        if let existing = records.first(where: { $0.address.origin == address.origin }) {
-            printError("hostshell: \(address) is already saved as \(existing.id) (\(existing.name)).")
-            return ExitCode.failure
+        // A quick look before the network: an address saved already is not checked again.
+        if let existing = try store.load().first(where: { $0.address.origin == address.origin }) {
+            return alreadySaved(address, existing)
         }
-        print("Checking \(address) …")
+        printOut("Checking \(address) …")
         let identity: ServerIdentity
         switch MainActor.assumeIsolated({ IdentityClient.fetchAndWait(address) }) {
         case .success(let fetched): identity = fetched
@@ -70,57 +69,84 @@ enum ServerCommand {
             printError("hostshell: not saved: \(error.message)")
             return ExitCode.failure
         }
+        // The change itself, under the store's lock: against the list as it is now, with every
+        // server another `server add` saved meanwhile.
         let displayName = name ?? identity.organizationName
-        let record = ServerRecord(id: ServerRecord.makeId(from: displayName, taken: Set(records.map(\.id))),
-                                  name: displayName, address: address, identity: identity)
-        records.append(record)
-        try store.save(records)
-        print("Saved \(record.name) as \(record.id): \(address) (installation \(identity.installationId)).")
-        return ExitCode.success
+        let outcome = try store.update { (records: inout [ServerRecord]) -> AddOutcome in
+            if let existing = records.first(where: { $0.address.origin == address.origin }) { return .exists(existing) }
+            let record = ServerRecord(id: ServerRecord.makeId(from: displayName, taken: Set(records.map(\.id))),
+                                      name: displayName, address: address, identity: identity)
+            records.append(record)
+            return .saved(record)
+        }
+        switch outcome {
+        case .exists(let existing): return alreadySaved(address, existing)
+        case .saved(let record):
+            printOut("Saved \(TerminalText.escaped(record.name)) as \(record.id): \(address) (installation \(identity.installationId)).")
+            if let problem = AppNotifier.serversChanged() {
+                printError("hostshell: note: the running app has not picked up the new server (\(problem)); restart it to switch to \(record.id)")
+            }
+            return ExitCode.success
+        }
+    }
+
+    private enum AddOutcome { case saved(ServerRecord), exists(ServerRecord) }
+
+    private static func alreadySaved(_ address: ServerAddress, _ existing: ServerRecord) -> Int32 {
+        printError("hostshell: \(address) is already saved as \(existing.id) (\(TerminalText.escaped(existing.name))).")
+        return ExitCode.failure
     }
 
     static func list(_ arguments: [String]) throws(UsageError) -> Int32 {
         guard arguments.isEmpty || arguments == ["--json"] else { throw UsageError(usage) }
         let records = try ServerStoreFile.standard.load()
         if arguments == ["--json"] {
-            print(JSONWriter.string(.array(records.map { r in
+            printJSON(JSONWriter.string(.array(records.map { r in
                 ["id": .string(r.id), "name": .string(r.name), "address": .string(r.address.normalized),
                  "installationId": .string(r.identity.installationId), "organizationName": .string(r.identity.organizationName)]
             })))
             return ExitCode.success
         }
         guard !records.isEmpty else {
-            print("No servers saved. Add one with: hostshell server add https://studio.example.org")
+            printOut("No servers saved. Add one with: hostshell server add https://studio.example.org")
             return ExitCode.success
         }
+        // Each cell on its line: a name's control characters, line breaks included, escaped.
         let rows = [["ID", "NAME", "ADDRESS", "INSTALLATION"]] + records.map {
-            [$0.id, $0.name, $0.address.normalized, $0.identity.installationId]
+            [$0.id, TerminalText.escaped($0.name), $0.address.normalized, $0.identity.installationId]
         }
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var widths = [0, 0, 0, 0]
+        for row in rows { for column in 0..<3 { widths[column] = max(widths[column], row[column].count) } }
+        var text = ""
         for row in rows {
-            print(row.enumerated().map { index, cell in
-                index == 3 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  "))
+            for column in 0..<3 { text += row[column] + String(repeating: " ", count: widths[column] - row[column].count + 2) }
+            text += row[3] + "\n"
         }
+        printOut(text, terminator: "")
         return ExitCode.success
     }
 
     static func remove(_ arguments: [String]) throws(UsageError) -> Int32 {
         guard arguments.count == 1, let id = arguments.first, !id.hasPrefix("-") else { throw UsageError(usage) }
-        let store = ServerStoreFile.standard
-        var records = try store.load()
-        guard let index = records.firstIndex(where: { $0.id == id }) else {
-            printError("hostshell: no saved server \"\(id)\"; hostshell server list shows them.")
+        let removed = try ServerStoreFile.standard.update { (records: inout [ServerRecord]) -> ServerRecord? in
+            guard let index = records.firstIndex(where: { $0.id == id }) else { return nil }
+            return records.remove(at: index)
+        }
+        guard let record = removed else {
+            printError("hostshell: no saved server \"\(TerminalText.escaped(id))\"; hostshell server list shows them.")
             return ExitCode.failure
         }
-        let record = records.remove(at: index)
-        try store.save(records)
+        // The running app closes it (if it shows it) and deletes its website data through its
+        // own session first, so nothing it still holds writes the data again afterwards.
+        if let problem = AppNotifier.serversChanged() {
+            printError("hostshell: warning: the running app did not close \(record.id) (\(problem)); quit it, or it may write that server's website data again")
+        }
         // Its credential, sign-in and website data go with it.
         MainActor.assumeIsolated { CredentialStore.delete(record.id) }
         let directories = ServerStoreFile.profileDirectories(for: record.id)
         removeTree(directories.data)
         removeTree(directories.cache)
-        print("Removed \(record.name) (\(record.id)), its credential and its website data.")
+        printOut("Removed \(TerminalText.escaped(record.name)) (\(record.id)), its credential and its website data.")
         return ExitCode.success
     }
 }

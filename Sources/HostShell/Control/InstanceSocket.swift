@@ -4,7 +4,8 @@ import CGtk
 /// The running app's own socket for links from the desktop: `hostshell open-url` (which the
 /// `tilecast-ios:` scheme handler runs) hands a link to the app already running instead of
 /// starting a second one. Owner-only, in the user's runtime directory, one per configuration
-/// (so separate profiles do not meet); it accepts `open-url` and nothing else.
+/// (so separate profiles do not meet); it accepts `open-url`, and `servers-changed` from
+/// `server add` and `server remove` (see `ShellApp.followStore`), and nothing else.
 enum InstanceSocket {
     static var path: String {
         let config = String(cString: g_get_user_config_dir())
@@ -20,6 +21,14 @@ enum InstanceSocket {
         g_mkdir_with_parents(takeGString(g_path_get_dirname(path)) ?? "/tmp", 0o700)
         do throws(UsageError) {
             return try ControlServer(path: path) { request, answer in
+                if case .serversChanged = request.command {
+                    return app.followStore { result in
+                        switch result {
+                        case .success(let summary): answer(ControlResponse.ok(request.id, ["message": .string(summary)]))
+                        case .failure(let error): answer(ControlResponse.failure(request.id, error))
+                        }
+                    }
+                }
                 guard case .openURL(let url) = request.command else {
                     return answer(ControlResponse.failure(request.id, ControlError("this socket only opens links; start the app with --control for the rest")))
                 }
@@ -34,8 +43,28 @@ enum InstanceSocket {
     }
 }
 
+/// What `server add` and `server remove` use to tell the running app (if one runs on this
+/// configuration) that the saved list changed, waiting until it has followed.
+enum AppNotifier {
+    /// Nil when no app runs or it followed; otherwise what went wrong, for a note.
+    static func serversChanged() -> String? {
+        guard let socket = try? UnixSocket(connectingTo: InstanceSocket.path) else { return nil }
+        do throws(UsageError) {
+            try socket.send(JSONWriter.string(["command": "servers-changed"]))
+            let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
+            let object = (try? JSONParser.parse(line))?.objectValue
+            if object?["ok"]?.boolValue == true { return nil }
+            return object?["error"]?.stringValue ?? "the running app did not follow the change"
+        } catch {
+            return "the running app did not answer (\(error.message))"
+        }
+    }
+}
+
 /// `hostshell open-url URL`: what the `tilecast-ios:` scheme handler runs. The link goes to the
-/// app already running; without one, the app starts with the link's server and opens it.
+/// app already running; without one, the app starts with the link's server and opens it — and
+/// a link that is refused (not a valid link, or for an installation not saved here) starts
+/// nothing and loads nothing.
 enum OpenURLCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         guard arguments.count == 1, let url = arguments.first, !url.hasPrefix("-") else {
@@ -46,10 +75,14 @@ enum OpenURLCommand {
             let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
             let object = (try? JSONParser.parse(line))?.objectValue
             if object?["ok"]?.boolValue == true {
-                print(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")
+                printOut(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")
                 return ExitCode.success
             }
             printError("hostshell: \(object?["error"]?.stringValue ?? "the running app did not open the link")")
+            return ExitCode.failure
+        }
+        if case .refused(let why) = DeepLinkRoute.decide(url, records: try ServerStoreFile.standard.load()) {
+            printError("hostshell: \(why)")
             return ExitCode.failure
         }
         return try OpenCommand.run(["--open-url", url])

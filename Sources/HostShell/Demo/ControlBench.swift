@@ -28,7 +28,7 @@ enum ControlBench {
         }
         times.sort()
         let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
-        print(#"{"requests":\#(count),"p50Us":\#((p50 * 10).rounded() / 10),"p99Us":\#((p99 * 10).rounded() / 10)}"#)
+        printJSON(#"{"requests":\#(count),"p50Us":\#((p50 * 10).rounded() / 10),"p99Us":\#((p99 * 10).rounded() / 10)}"#)
         return ExitCode.success
     }
 }

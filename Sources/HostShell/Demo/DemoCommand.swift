@@ -89,7 +89,7 @@ private final class Demo {
         try server.start()
         // The demo never touches your keyring: the credential (if you sign in) stays in the profile.
         let credentials = try CredentialStore.choose("file")
-        print("Reference Studio at \(server.baseURL) (installation \(server.installationId))")
+        printOut("Reference Studio at \(server.baseURL) (installation \(server.installationId))")
         if !tour {
             // Interactive: the real app on the reference Studio, until the window closes.
             let device = devices.first ?? .desktop
@@ -112,19 +112,19 @@ private final class Demo {
                 reports[device.rawValue] = tour.report()
                 tour.finish()
                 for step in tour.steps {
-                    print("\(step.ok ? "ok  " : "FAIL") \(device.rawValue) \(step.name): \(step.detail)"
+                    printOut("\(step.ok ? "ok  " : "FAIL") \(device.rawValue) \(step.name): \(step.detail)"
                           + (step.screenshot.map { " [\($0)]" } ?? ""))
                 }
                 allPassed = allPassed && tour.passed
             }
             let state: JSONValue = ["tour": .bool(allPassed), "devices": .object(reports)]
             if FileManager.default.createFile(atPath: out + "/state.json", contents: Data(JSONWriter.bytes(state))) {
-                print("State: \(out)/state.json")
+                printOut("State: \(out)/state.json")
             } else {
                 printError("hostshell demo: could not write \(out)/state.json; check that the directory is writable")
                 allPassed = false
             }
-            print(allPassed ? "Demo tour passed on \(devices.map(\.rawValue).joined(separator: ", "))." : "Demo tour FAILED.")
+            printOut(allPassed ? "Demo tour passed on \(devices.map(\.rawValue).joined(separator: ", "))." : "Demo tour FAILED.")
             exitCode = allPassed ? ExitCode.success : ExitCode.failure
             g_main_loop_quit(loop)
         }

@@ -79,7 +79,7 @@ final class LiveBench {
                                  "loadMs": .number(((loadMs ?? -1) * 10).rounded() / 10), "rttP50Us": .number((p50 * 10).rounded() / 10),
                                  "rttP99Us": .number((p99 * 10).rounded() / 10), "rssKiB": .number(Double(Self.treeRSS())),
                                  "rendering": .string(Self.renderingSettings())]
-        print(JSONWriter.string(result))
+        printJSON(JSONWriter.string(result))
         fflush(nil)
     }
 

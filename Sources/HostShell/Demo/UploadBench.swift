@@ -47,7 +47,7 @@ final class UploadBench: CredentialSource {
                     return
                 }
                 let rate = Double(size) / 1_048_576 / seconds
-                print(#"{"seconds":\#((seconds * 1000).rounded() / 1000),"mibPerSecond":\#(String(format1: rate)),"rssGrowthKiB":\#(Self.status("VmHWM") - rss0)}"#)
+                printJSON(#"{"seconds":\#((seconds * 1000).rounded() / 1000),"mibPerSecond":\#(String(format1: rate)),"rssGrowthKiB":\#(Self.status("VmHWM") - rss0)}"#)
             }
             uploader.start()
             g_main_loop_run(loop)

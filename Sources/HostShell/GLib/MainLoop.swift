@@ -29,8 +29,18 @@ enum MainLoop {
 
     /// Runs `body` on the main loop after `milliseconds`.
     @MainActor static func after(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
+        after(milliseconds: milliseconds, priority: G_PRIORITY_DEFAULT, body)
+    }
+
+    /// Runs `body` once the main loop has nothing more urgent to do: after the answers and
+    /// writes already under way (they run at the default priority).
+    @MainActor static func whenIdle(_ body: @escaping @MainActor () -> Void) {
+        after(milliseconds: 0, priority: G_PRIORITY_LOW, body)
+    }
+
+    @MainActor private static func after(milliseconds: UInt32, priority: Int32, _ body: @escaping @MainActor () -> Void) {
         let box = Unmanaged.passRetained(ClosureBox(body)).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+        g_timeout_add_full(priority, milliseconds, { data in
             let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { box.body() }
             return 0  // G_SOURCE_REMOVE

@@ -3,7 +3,8 @@ import Glibc
 
 /// Writes a file so that a reader (or a crash) only ever sees the old contents or the new:
 /// a temporary file beside it, fsync, rename, then fsync of the directory. Owner-only (0600),
-/// in an owner-only directory it creates if needed.
+/// in an owner-only directory it creates if needed. A writer killed before the rename leaves its
+/// temporary; the server list's next writer removes those under its lock (`ServerStoreFile`).
 enum AtomicFile {
     static func write(_ bytes: [UInt8], to path: String, what: String) throws(UsageError) {
         let directory = takeGString(g_path_get_dirname(path)) ?? "."
@@ -11,7 +12,7 @@ enum AtomicFile {
             throw UsageError("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
         let temporary = "\(path).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw UsageError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var written = 0
         let ok: Bool = bytes.withUnsafeBufferPointer { buffer in
