@@ -26,12 +26,12 @@ enum DoctorCommand {
         for argument in arguments {
             switch argument {
             case "--json": json = true
-            case "--help", "-h": print(usage); return ExitCode.success
+            case "--help", "-h": printOut(usage); return ExitCode.success
             default: throw UsageError("doctor: unknown argument \"\(argument)\"; it takes --json (see hostshell doctor --help)")
             }
         }
         let checks = MachineReport.checks(facts())
-        print(json ? JSONWriter.string(MachineReport.json(checks)) : MachineReport.text(checks))
+        if json { printJSON(JSONWriter.string(MachineReport.json(checks))) } else { printOut(MachineReport.text(checks)) }
         return MachineReport.exitStatus(checks)
     }
 
