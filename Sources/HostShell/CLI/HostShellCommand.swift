@@ -43,6 +43,9 @@ enum HostShellCommand {
                                  Send a bridge log's Studio messages (open --bridge-log) again
                                  and report every reply that differs from the recorded one.
           serve --reference      Serve the reference Studio on a free loopback port.
+          serve --homesec [--auth on|off] [--token T] [--port N] …
+                                 Serve a HomeSec-like API (health, cameras, mobile devices) on
+                                 loopback, for the reference Capacitor app and tests.
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
                                  display) it runs a scripted tour and writes state.json and PNGs.

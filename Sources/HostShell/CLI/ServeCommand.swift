@@ -4,11 +4,16 @@ import Glibc
 
 /// `hostshell serve --reference [--installation UUID] [--fail PATH=STATUS]`: serves the reference Studio on a free
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
-/// a browser, and for tests that need a real server.
+/// a browser, and for tests that need a real server. `serve --homesec` is `HomeSecServeCommand`.
 enum ServeCommand {
     static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR] [--require-sign-in] [--auto-approve | --auto-deny] [--legacy-auth] [--token-lifetime S] [--oauth-issuer URL] [--bench-token TOKEN]"
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments.contains("--homesec") { return try HomeSecServeCommand.run(arguments) }
+        if arguments.first == "--help" || arguments.first == "-h" {
+            printOut(usage + "\n       hostshell serve --homesec … (see hostshell serve --homesec --help)")
+            return ExitCode.success
+        }
         var reference = false
         var installation = "7c1e2a94-3b6d-4c1e-8f7a-2d3e4b5c6d7e"
         var organization = "Reference Studio"
