@@ -1,9 +1,10 @@
-/// The device a window imitates: it decides the navigation layout, the window size and the
-/// user agent, the way the phone or tablet app would present the same Studio.
+/// The device a window imitates: it decides the window's starting size (and so its starting
+/// size class) and the user agent, the way the phone or tablet app would present the same
+/// Studio. The layout then follows the window's width (`AdaptiveLayout`).
 public enum DeviceProfile: String, Sendable, CaseIterable {
     case phone, tablet, desktop
 
-    /// Phones show tabs; wider devices show a grouped sidebar.
+    /// Phones start with tabs; wider devices with a grouped sidebar.
     public var usesTabs: Bool { self == .phone }
 
     /// The default window size in logical pixels.

@@ -3,19 +3,25 @@ public enum NavigationLayout: Sendable, Equatable {
     /// No native navigation: not negotiated, no catalog, or the catalog was withdrawn. Studio
     /// shows its own sidebar.
     case none
-    /// Phone: up to four primary destinations as tabs, everything else under More (empty when
+    /// Compact (a phone, a narrow window): up to four primary destinations as tabs, everything else under More (empty when
     /// nothing is left over, and then no More tab is shown).
     case tabs(tabs: [Destination], more: [Destination])
-    /// Tablet and desktop: the catalog's groups, with their titles, in order.
+    /// Regular (tablet, desktop, a wide window): the catalog's groups, with their titles, in order.
     case sidebar([DestinationGroup])
 
-    public static func make(catalog: NavigationCatalog?, profile: DeviceProfile) -> NavigationLayout {
+    /// The layout for a window of `sizeClass`: tabs when compact, a sidebar when regular.
+    public static func make(catalog: NavigationCatalog?, sizeClass: SizeClass) -> NavigationLayout {
         guard let catalog, !catalog.isEmpty else { return .none }
-        guard profile.usesTabs else { return .sidebar(catalog.groups) }
+        guard sizeClass.usesTabs else { return .sidebar(catalog.groups) }
         let all = catalog.destinations
         let tabs = Array(all.filter { $0.placement == .primary }.prefix(DeviceProfile.maxTabs))
         let tabIds = Set(tabs.map(\.id))
         return .tabs(tabs: tabs, more: all.filter { !tabIds.contains($0.id) })
+    }
+
+    /// The layout for the device's starting window.
+    public static func make(catalog: NavigationCatalog?, profile: DeviceProfile) -> NavigationLayout {
+        make(catalog: catalog, sizeClass: profile.sizeClass)
     }
 }
 

@@ -50,6 +50,9 @@ public enum PageEvent: Sendable, Equatable {
     case alertAnswered(alertId: String, actionId: String)
     /// The native media intake `requestId` finished (uploads done, failed or cancelled).
     case mediaIntakeFinished(requestId: String, outcome: MediaIntakeOutcome, uploadedCount: Int)
+    /// The window's size class changed (see `AdaptiveLayout`): the chrome is drawn for it; the
+    /// selection, the back bar and everything open are kept.
+    case sizeClassChanged(SizeClass)
 }
 
 /// What the glue must do in answer to an event.
@@ -118,6 +121,8 @@ public struct QueuedDeepLink: Sendable, Equatable {
 public struct PageSession: Sendable, Equatable {
     public let context: HostContext
     public var profile: DeviceProfile
+    /// The window's size class now: tabs or a sidebar (starts as the device's).
+    public private(set) var sizeClass: SizeClass
     /// What the host can do in this process; offered per context in the `config/get` reply.
     public let available: Set<HostCapability>
 
@@ -170,6 +175,7 @@ public struct PageSession: Sendable, Equatable {
     public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>, serverOrigin: Origin? = nil) {
         self.context = context
         self.profile = profile
+        sizeClass = profile.sizeClass
         self.available = available
         self.serverOrigin = serverOrigin
     }
@@ -182,7 +188,7 @@ public struct PageSession: Sendable, Equatable {
         guard negotiated, context == .main, let catalog, !catalog.isEmpty else { return NativeChrome() }
         let selected = pendingDestinationId ?? activeDestinationId
         let backBar = chrome.flatMap { c in c.backLabel.map { BackBar(title: c.title, backLabel: $0) } }
-        return NativeChrome(layout: NavigationLayout.make(catalog: catalog, profile: profile),
+        return NativeChrome(layout: NavigationLayout.make(catalog: catalog, sizeClass: sizeClass),
                             selectedDestinationId: selected, backBar: backBar)
     }
 
@@ -258,6 +264,10 @@ public struct PageSession: Sendable, Equatable {
 
         case .alertElsewhere(let shown):
             alertShownElsewhere = shown
+            return []
+
+        case .sizeClassChanged(let next):
+            sizeClass = next  // the chrome follows (reduce reports it); nothing else changes
             return []
 
         case .presentationEnded(let id):

@@ -34,6 +34,7 @@ public enum StateReport {
         return [
             "context": .string(session.context.rawValue),
             "device": .string(session.profile.rawValue),
+            "sizeClass": .string(session.sizeClass.rawValue),
             "negotiated": .bool(session.negotiated),
             "frontendReady": .bool(session.frontendReady),
             "hostCapabilities": .array(session.offered.enabled.sorted().map { .string($0.rawValue) }),

@@ -26,6 +26,8 @@ final class OpenSession {
     var haptics: [String] = []
     /// The QR scan dialog while it is open.
     var qrScan: QRScanDialog?
+    /// Tabs or sidebar, and the sheets' style, from the window's width (see OpenSession+Adaptive).
+    var adaptive: AdaptiveLayout
     /// Native sheets for this server's Studio.
     private(set) var presentations: PresentationController!
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
@@ -60,6 +62,7 @@ final class OpenSession {
         self.environment = environment
         self.kiosk = kiosk
         loading = LoadingMachine(serverName: record.name)
+        adaptive = AdaptiveLayout(starting: device)
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,

@@ -11,6 +11,8 @@ final class PresentationController {
     private let main: StudioPage
     private let networkSession: NetworkSessionPointer
     private let device: DeviceProfile
+    /// The window's size class: the sheet's style (a bottom sheet when compact, a panel when regular).
+    private var sizeClass: SizeClass
     /// The main view's root: phone sheets rise over it; its window is the parent of the others.
     private let anchor: WidgetPointer
     private(set) var life: PresentationLifecycle
@@ -39,6 +41,7 @@ final class PresentationController {
         self.main = main
         self.networkSession = networkSession
         self.device = device
+        sizeClass = device.sizeClass
         self.anchor = anchor
         life = PresentationLifecycle(prewarms: prewarms)
         timers = TimerBank { [weak self] timer in self?.send(.timerFired(timer)) }
@@ -111,7 +114,7 @@ final class PresentationController {
         pageId = id
         page.host = self
         // It waits laid out at `size`: a page laid out at its sheet's size already paints sooner.
-        let layer = InWindowSheet(page: page, device: device, overlay: anchor, size: size)
+        let layer = InWindowSheet(page: page, style: sizeClass.sheetStyle, overlay: anchor, size: size)
         layer.content.menus.attach(to: page)
         layer.content.onDismiss = { [weak self] in self?.send(.dismissRequested) }
         layer.content.onNavigation = { [weak self] in self?.send(.navigationPressed) }
@@ -134,6 +137,13 @@ final class PresentationController {
         // be discarded from inside one of its own signals).
         let view = UnsafeMutableRawPointer(page.view)
         MainLoop.after(milliseconds: 0) { g_object_unref(view) }
+    }
+
+    /// The window's size class changed: the sheet, shown or waiting, takes its style in place.
+    func relayout(_ sizeClass: SizeClass) {
+        self.sizeClass = sizeClass
+        layer?.apply(style: sizeClass.sheetStyle)
+        onChanged?()
     }
 
     /// Drops a prewarmed page (main went to `/login`: it would carry the old sign-in).

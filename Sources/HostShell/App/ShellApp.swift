@@ -73,6 +73,9 @@ final class ShellApp {
             self.window.toast(text)
         }
         window.setAccount(session.auth.summary, signedIn: session.auth.signedIn)
+        // The layout follows the window's width, from the size it has now.
+        window.host.onSizeChanged = { [weak self] width, _ in self?.session.windowWidthChanged(width) }
+        session.windowWidthChanged(window.host.size.width)
     }
 
     func start() {

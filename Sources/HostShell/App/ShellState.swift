@@ -12,6 +12,9 @@ enum ShellState {
                            "address": .string(session.record.address.normalized),
                            "installationId": .string(session.record.identity.installationId)]
         state["servers"] = .array(app.records.map { .string($0.id) })
+        let size = app.window.host.size
+        state["window"] = ["width": .number(Double(size.width)), "height": .number(Double(size.height)),
+                           "sizeClass": .string(session.adaptive.sizeClass.rawValue)]
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))

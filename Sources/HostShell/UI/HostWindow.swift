@@ -12,6 +12,9 @@ final class HostWindow {
     /// Short notices over the content (a sign-in that failed, files that were not uploaded).
     private let toasts: OpaquePointer
     private var content: WidgetPointer
+    /// Called with the window's size whenever it changes (a person dragging its edge, `ctl
+    /// resize`, maximizing): GTK keeps the size a window has now as its default size.
+    var onSizeChanged: ((_ width: Int, _ height: Int) -> Void)?
 
     init(content: WidgetPointer, title: String, subtitle: String = "", size: (width: Int, height: Int)) {
         self.content = content
@@ -25,6 +28,20 @@ final class HostWindow {
         toasts = OpaquePointer(adw_toast_overlay_new())
         adw_toast_overlay_set_child(toasts, content)
         gtk_window_set_child(cast(window), cgtk_widget(UnsafeMutableRawPointer(toasts)))
+        for side in ["default-width", "default-height"] {
+            onNotify(raw(window), side) { [weak self] in
+                guard let self else { return }
+                let size = self.size
+                self.onSizeChanged?(size.width, size.height)
+            }
+        }
+    }
+
+    /// The window's size now, in logical pixels.
+    var size: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(cast(window), &width, &height)
+        return (Int(width), Int(height))
     }
 
     func packStart(_ widget: WidgetPointer) { gtk_header_bar_pack_start(cast(header), widget) }

@@ -1,9 +1,10 @@
 import BridgeRuntime
 import CGtk
 
-/// A presentation's sheet inside the app window, over a dimmed page: on phone it rises from the
-/// bottom (half the window's height for `compact`, nearly all of it otherwise); on tablet and
-/// desktop it is a modal panel floating in the middle, as GNOME's own dialogs are. A click on the
+/// A presentation's sheet inside the app window, over a dimmed page: in a compact window (a
+/// phone's) it rises from the
+/// bottom (half the window's height for `compact`, nearly all of it otherwise); in a regular
+/// one it is a modal panel floating in the middle, as GNOME's own dialogs are. A click on the
 /// dimmed page or Escape asks to dismiss it when Studio allows; the page behind takes no input.
 ///
 /// It is built with its sheet page and waits in place, laid out but invisible and inert, so
@@ -15,7 +16,7 @@ final class InWindowSheet {
     typealias Style = SheetLayout.Style
 
     let content: SheetContent
-    let style: Style
+    private(set) var style: Style
     private let overlay: WidgetPointer
     /// The dimmed layer over the whole window, under the sheet: a click on it asks to dismiss.
     private let scrim: WidgetPointer
@@ -26,15 +27,15 @@ final class InWindowSheet {
 
     /// `size`: the size it waits at (the page is laid out for it already when a sheet of that
     /// size opens; another size costs a relayout at open).
-    init(page: StudioPage, device: DeviceProfile, overlay: WidgetPointer, size: PresentationSize) {
+    init(page: StudioPage, style: Style, overlay: WidgetPointer, size: PresentationSize) {
         self.overlay = overlay
         self.size = size
-        style = device == .phone ? .bottomSheet : .panel
+        self.style = style
         content = SheetContent(page: page)
         scrim = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(scrim, "hostshell-scrim")
         sheet = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_widget_add_css_class(sheet, style == .panel ? "hostshell-panel" : "hostshell-sheet")
+        gtk_widget_add_css_class(sheet, Self.cssClass(style))
         gtk_widget_add_css_class(sheet, "background")
         gtk_widget_set_overflow(sheet, GTK_OVERFLOW_HIDDEN)
         gtk_box_append(cast(sheet), content.header)
@@ -99,6 +100,18 @@ final class InWindowSheet {
         // Modal: the page behind cannot take the keyboard either while the sheet shows.
         if let behind = gtk_overlay_get_child(cast(overlay)) { gtk_widget_set_can_focus(behind, shown ? 0 : 1) }
         if shown { gtk_widget_grab_focus(content.web) }
+    }
+
+    private static func cssClass(_ style: Style) -> String { style == .panel ? "hostshell-panel" : "hostshell-sheet" }
+
+    /// The window changed size class: the sheet (shown or waiting) takes the other style in
+    /// place, with its page, header and state as they were.
+    func apply(style: Style) {
+        guard style != self.style else { return }
+        gtk_widget_remove_css_class(sheet, Self.cssClass(self.style))
+        self.style = style
+        gtk_widget_add_css_class(sheet, Self.cssClass(style))
+        gtk_widget_queue_allocate(overlay)
     }
 
     func apply(size: PresentationSize) {
