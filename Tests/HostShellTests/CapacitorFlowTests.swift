@@ -16,7 +16,8 @@ final class ReferenceCapacitorApp {
         self.home = home
         self.store = store
         self.appId = appId ?? "com.example.homesec.t" + UUID().uuidString.prefix(8).lowercased()
-        app = try RunningApp(home: home, arguments: [Self.project, "--allow-eval", "--credential-store", store, "--app-id", self.appId] + extra,
+        app = try RunningApp(home: home, arguments: [Self.project, "--allow-eval", "--credential-store", store, "--app-id", self.appId,
+                                                       "--link-scheme", "homesec"] + extra,
                              command: "capacitor")
         _ = try page("window.referenceApp && referenceApp.state.booted")
     }

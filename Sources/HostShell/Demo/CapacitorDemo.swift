@@ -62,7 +62,8 @@ enum CapacitorDemoCommand {
         let serverURL = try children.startServer(["--auth", "on", "--token", token])
         printOut("HomeSec reference server at \(serverURL) (auth on; API token \(token))")
         let socket = home + "/control.sock"
-        let app = try children.startApp([project, "--control", socket, "--allow-eval", "--credential-store", "file", "--app-id", appId])
+        let app = try children.startApp([project, "--control", socket, "--allow-eval", "--credential-store", "file", "--app-id", appId,
+                                           "--link-scheme", "homesec"])
         let client = ControlClient(socketPath: socket)
         guard client.waitUntilListening(app, timeout: 60) else {
             throw UsageError("hostshell capacitor did not open its control socket; its log is \(out)/app.log")
