@@ -221,5 +221,11 @@ struct CapacitorFlowTests {
         let links = try #require(try reference.state()["links"] as? [[String: Any]])
         #expect(links.map { $0["route"] as? String } == ["/events/7?from=cold", "/live", "/events/42?from=link", "/live"])
         #expect(links.dropFirst().allSatisfy { $0["via"] as? String == "appUrlOpen" })
+        // The page's rule for a notification's data.route (the route pushNotificationActionPerformed opens).
+        let routes = try app.ctl("eval", """
+            [{route: '/events/9?from=notification'}, {route: '/admin'}, {route: '//evil.example/x'}, {route: 'https://x.example/'}, {}]
+              .map(d => referenceApp.rules.routeForNotification(d))
+            """).result as? [Any]
+        #expect(routes?.map { $0 as? String } == ["/events/9?from=notification", "/live", nil, nil, nil])
     }
 }
