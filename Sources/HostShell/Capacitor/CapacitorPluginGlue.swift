@@ -41,6 +41,6 @@ struct CapacitorGlueContext {
 @MainActor
 enum CapacitorPluginGlues {
     static let all: [String: @MainActor (CapacitorGlueContext) -> any CapacitorPluginGlue] = [
-        :
+        HomeSecAuth.pluginName: { HomeSecAuthGlue($0) },
     ]
 }
