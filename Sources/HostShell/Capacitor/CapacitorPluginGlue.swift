@@ -42,5 +42,6 @@ struct CapacitorGlueContext {
 enum CapacitorPluginGlues {
     static let all: [String: @MainActor (CapacitorGlueContext) -> any CapacitorPluginGlue] = [
         HomeSecAuth.pluginName: { HomeSecAuthGlue($0) },
+        PushNotifications.pluginName: { PushNotificationsGlue($0) },
     ]
 }

@@ -38,6 +38,13 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
         return permission
     }
 
+    /// The permission dialog's words, as iOS asks ("“HomeSec” Would Like to Send You Notifications").
+    public static func permissionPrompt(appName: String?) -> (heading: String, body: String) {
+        let name = appName.map { "“\($0)”" } ?? "This app"
+        return ("\(name) Would Like to Send You Notifications",
+                "Notifications may include alerts, sounds and icon badges. HostShell remembers your answer for this app.")
+    }
+
     /// The host event for a push that arrived for this app (`foreground`: on screen and
     /// active; nil lets the plugin judge from the window's lifecycle as it has seen it).
     public static func delivered(id: String, payload: JSONObject, foreground: Bool? = nil) -> PluginHostEvent {
