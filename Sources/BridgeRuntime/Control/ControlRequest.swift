@@ -72,6 +72,15 @@ public enum ControlCommand: Sendable, Equatable {
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
+
+        /// A change by its name, or `hide`/`show` for background/foreground (as a window is).
+        public init?(word: String) {
+            switch word {
+            case "hide": self = .background
+            case "show": self = .foreground
+            default: self.init(rawValue: word)
+            }
+        }
     }
 
     public enum SnapshotTarget: String, Sendable, Equatable {
@@ -174,8 +183,8 @@ public struct ControlRequest: Sendable, Equatable {
         case "memory-pressure": return .memoryPressure
         case "servers-changed": return .serversChanged
         case "lifecycle":
-            guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(rawValue:)) else {
-                throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(word:)) else {
+                throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", ")) (hide and show are background and foreground)")
             }
             return .lifecycle(change)
         case "permission":
@@ -283,7 +292,7 @@ extension ControlRequest {
         case "open-url": try one("url", "the tilecast-ios:// link")
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
-        case "lifecycle": try one("change", "background, foreground, blur or focus")
+        case "lifecycle": try one("change", "background (hide), foreground (show), blur or focus")
         case "permission": try one("answer", "grant or deny")
         case "push-token": try one("action", "rotate")
         case "events":
