@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Capacitor demo tour (real WebKit)", .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
 struct CapacitorDemoTests {
-    @Test("demo --capacitor tours the reference app against serve --homesec: setup, registration, background and back, a link, settings; a PNG per step and state.json")
+    @Test("demo --capacitor tours the reference app against serve --homesec: setup, registration, background and back, a link, a notification, settings; a PNG per step and state.json")
     func tour() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-capdemo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -15,7 +15,7 @@ struct CapacitorDemoTests {
         let tour = try #require(state["capacitor"] as? [String: Any])
         let steps = try #require(tour["steps"] as? [[String: Any]])
         #expect(steps.map { $0["name"] as? String } == ["native-setup", "plain-http-refused", "token-rejected", "connected", "registered",
-                                                       "background", "foreground", "link", "settings"])
+                                                       "background", "foreground", "link", "notification", "settings"])
         let page = try #require(tour["page"] as? [String: Any])
         #expect((page["registration"] as? [String: Any])?["status"] as? String == "registered")
         #expect(page["lifecycle"] as? [String] == ["appStateChange:false", "pause", "resume", "appStateChange:true"])

@@ -45,8 +45,13 @@ final class ReferenceCapacitorApp {
     /// Runs a plugin call in the page (`referenceApp.run`) and returns its outcome:
     /// {ok: true, value} or {ok: false, message, code}.
     func call(_ plugin: String, _ method: String, _ options: String = "{}") throws -> [String: Any] {
+        try run("referenceApp.plugins.\(plugin).\(method)(\(options))")
+    }
+
+    /// Runs an expression whose value is a promise (`referenceApp.run`), and returns its outcome.
+    func run(_ expression: String) throws -> [String: Any] {
         let name = "r" + UUID().uuidString.prefix(8)
-        #expect(try app.ctl("eval", "referenceApp.run('\(name)', () => referenceApp.plugins.\(plugin).\(method)(\(options)))").status == 0)
+        #expect(try app.ctl("eval", "referenceApp.run('\(name)', () => \(expression))").status == 0)
         _ = try page("referenceApp.state.results['\(name)'] && !referenceApp.state.results['\(name)'].pending")
         return try #require(try app.ctl("eval", "referenceApp.state.results['\(name)']").result as? [String: Any])
     }
@@ -127,9 +132,22 @@ struct CapacitorFlowTests {
         #expect(posted["authorization"] as? String == "Bearer \(Self.key)" && posted["origin"] as? String == "capacitor://localhost")
         #expect(requests.first { $0["path"] as? String == "/api/v1/health" }?["authorization"] is NSNull, "health is probed without auth")
 
+        // The native side: entry names in ctl state (never values), the value in the chosen store only.
+        let native = try #require(try reference.app.ctl("state").result as? [String: Any])
+        let auth = try #require(((native["capacitor"] as? [String: Any])?["plugins"] as? [String: Any])?["HomeSecAuth"] as? [String: Any])
+        #expect(auth["store"] as? String == store)
+        let entries = String(describing: auth["entries"] ?? "")
+        #expect(entries.contains("api-token:\(server.url)") && !entries.contains(Self.key), "names, never values: \(entries)")
+        let file = reference.home.root.appendingPathComponent("data/hostshell/apps/\(reference.appId)/homesec-secrets.json")
+        let inKeyring = store == "secret-service"
+            ? try Shell.run("/usr/bin/secret-tool", ["lookup", "service", "homesec", "app", reference.appId, "account", "api-token:\(server.url)"]) : ""
         if store == "secret-service" {
-            let found = try Shell.run("/usr/bin/secret-tool", ["search", "--all", "service", "homesec"])
-            #expect(found.contains("api-token:\(server.url)"), "the token is in the Secret Service under service homesec: \(found)")
+            #expect(inKeyring == Self.key, "the token is in the Secret Service (service homesec, the app, the account)")
+            #expect(!FileManager.default.fileExists(atPath: file.path), "and not in a file")
+        } else {
+            let stored = try String(contentsOf: file, encoding: .utf8)
+            #expect(stored.contains("api-token:\(server.url)") && stored.contains(Self.key))
+            #expect((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int) == 0o600, "owner-only")
         }
 
         // The next start finds the session in the store and opens the app, not setup.
@@ -138,7 +156,7 @@ struct CapacitorFlowTests {
         defer { again.stop() }
         try again.page("location.pathname === '/live' && referenceApp.state.session.ready && referenceApp.state.live.running")
         #expect((try again.state()["session"] as? [String: Any])?["serverBaseUrl"] as? String == server.url)
-        if store == "secret-service" { _ = try? Shell.run("/usr/bin/secret-tool", ["clear", "service", "homesec", "account", "api-token:\(server.url)"]) }
+        if store == "secret-service" { _ = try? Shell.run("/usr/bin/secret-tool", ["clear", "service", "homesec", "app", reference.appId]) }
     }
 
     @Test("auth off: cameras answer without a token, so setup clears the token and marks the URL ready; then the storage rules and their exact rejections")
@@ -178,7 +196,7 @@ struct CapacitorFlowTests {
         rejected(try reference.call("HomeSecAuth", "setAuthDisabledReady", "{value: true}"), "Set the HomeSec server URL before storing an API token.")
         #expect((try reference.call("HomeSecAuth", "getApiToken")["value"] as? [String: Any])?["value"] is NSNull)
         // A plugin the shell does not have, and a method a plugin does not have.
-        let missing = try reference.call("NoSuchPlugin", "go")
+        let missing = try reference.run("CapacitorCore.registerPlugin('NoSuchPlugin').go({})")
         #expect(missing["code"] as? String == "UNIMPLEMENTED" && missing["message"] as? String == "\"NoSuchPlugin\" plugin is not implemented on ios")
         #expect(try reference.call("App", "noSuchMethod")["code"] as? String == "UNIMPLEMENTED")
     }
@@ -221,6 +239,11 @@ struct CapacitorFlowTests {
         let links = try #require(try reference.state()["links"] as? [[String: Any]])
         #expect(links.map { $0["route"] as? String } == ["/events/7?from=cold", "/live", "/events/42?from=link", "/live"])
         #expect(links.dropFirst().allSatisfy { $0["via"] as? String == "appUrlOpen" })
+        // A person opens a notification: pushNotificationActionPerformed with the whole payload; data.route is followed.
+        #expect(try app.ctl("push", "tap", #"{"aps": {"alert": {"title": "Front door", "body": "Person detected"}}, "route": "/events/9?from=notification"}"#).status == 0)
+        try reference.page("location.pathname + location.search === '/events/9?from=notification'")
+        let opened = try #require((try reference.state()["notifications"] as? [[String: Any]])?.last)
+        #expect(opened["actionId"] as? String == "tap" && opened["route"] as? String == "/events/9?from=notification")
         // The page's rule for a notification's data.route (the route pushNotificationActionPerformed opens).
         let routes = try app.ctl("eval", """
             [{route: '/events/9?from=notification'}, {route: '/admin'}, {route: '//evil.example/x'}, {route: 'https://x.example/'}, {}]

@@ -5,7 +5,8 @@ import Foundation
 /// running in `hostshell capacitor` against `serve --homesec` with auth on, driven through the
 /// control interface as a test would: native setup (a refused plain-http address, a rejected
 /// token, then the right one), push registration after the permission question, the app going to
-/// the background and back (the live view stops on `pause`), a `homesec://` link, and Settings.
+/// the background and back (the live view stops on `pause`), a `homesec://` link, an opened
+/// notification's route, and Settings.
 /// Each step is checked against the page's state and the app's native state, and photographed
 /// once the page has painted; a picture that could not be taken is said in the step.
 final class CapacitorTour {
@@ -78,6 +79,10 @@ final class CapacitorTour {
         send(["open-url", "homesec://events/42?from=link"])
         step("link", "a homesec://events/42 link opened the event's route in the running app",
              until: "location.pathname === '/events/42' && \(s).links.some(l => l.via === 'appUrlOpen' && l.route === '/events/42?from=link')")
+
+        send(["push", "tap", #"{"aps": {"alert": {"title": "Front door", "body": "Person detected"}}, "route": "/events/9?from=notification"}"#])
+        step("notification", "opening a notification (ctl push tap) routed to its data.route, /events/9",
+             until: "location.pathname + location.search === '/events/9?from=notification' && \(s).notifications.some(n => n.actionId === 'tap')")
 
         send(["eval", "document.querySelector('[data-tab=\"/settings\"]').click(); true"])
         step("settings", "Settings shows the server kept in the secret store and this device's registration",
