@@ -61,7 +61,7 @@ final class CapacitorTour {
         _ = client.evalUntil("\(s).registration.status === 'asking' || \(s).registration.status === 'registered'", timeout: stepTimeout)
         let granted = client.send(["permission", "grant"])
         step("registered", "notifications were allowed (ctl permission grant), the device token came, and the device is in the server's registry",
-             until: "\(s).registration.status === 'registered'", extra: { [self] in
+             until: "\(s).registration.status === 'registered'", show: "registration", extra: { [self] in
                 if case .failure(let error) = granted { return "permission grant: \(error.message)" }
                 return registryProblem()
              })
@@ -69,12 +69,12 @@ final class CapacitorTour {
         send(["lifecycle", "background"])
         step("background", "the window went to the background: appStateChange(false), then pause, and the live view stopped",
              until: "\(s).lifecycle.join(',').endsWith('appStateChange:false,pause') && !\(s).live.running && \(s).live.stoppedBy === 'pause'",
-             pictureOptional: "the window is hidden in the background")
+             pictureOptional: "the window is hidden in the background", show: "live-chip")
 
         send(["lifecycle", "foreground"])
         let frames = "\(s).live.frames"
         step("foreground", "back in the foreground: resume, then appStateChange(true); the live view runs again",
-             until: "\(s).lifecycle.join(',').endsWith('pause,resume,appStateChange:true') && \(s).live.running && \(frames) > 0")
+             until: "\(s).lifecycle.join(',').endsWith('pause,resume,appStateChange:true') && \(s).live.running && \(frames) > 0", show: "live-chip")
 
         send(["open-url", "homesec://events/42?from=link"])
         step("link", "a homesec://events/42 link opened the event's route in the running app",
@@ -119,9 +119,11 @@ final class CapacitorTour {
     }
 
     /// Waits for `until` (a page expression), then photographs the window once the page painted.
+    /// `show`: the id of the element the picture is about, scrolled into view first.
     private func step(_ name: String, _ detail: String, until condition: String, pictureOptional: String? = nil,
-                      extra: (() -> String?)? = nil) {
+                      show: String? = nil, extra: (() -> String?)? = nil) {
         var ok = client.evalUntil(condition, timeout: stepTimeout)
+        if let show { _ = client.eval("document.getElementById(\(Self.literal(show)))?.scrollIntoView({block: 'center'}); true") }
         var problems: [String] = []
         if !ok { problems.append("did not happen within \(Int(stepTimeout)) s (\(condition))") }
         if ok, let problem = extra?() {
