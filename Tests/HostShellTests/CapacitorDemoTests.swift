@@ -18,7 +18,7 @@ struct CapacitorDemoTests {
                                                        "background", "foreground", "link", "notification", "settings"])
         let page = try #require(tour["page"] as? [String: Any])
         #expect((page["registration"] as? [String: Any])?["status"] as? String == "registered")
-        #expect(page["lifecycle"] as? [String] == ["appStateChange:false", "pause", "resume", "appStateChange:true"])
+        #expect((page["lifecycle"] as? [String])?.suffix(4) == ["appStateChange:false", "pause", "resume", "appStateChange:true"], "\(page["lifecycle"] ?? "")")
         for step in steps {
             #expect(step["ok"] as? Bool == true, "\(step)")
             guard step["name"] as? String != "background" else { continue }  // the window may be hidden then; the step says so

@@ -216,18 +216,23 @@ struct CapacitorFlowTests {
         #expect(try reference.app.ctl("open-url", "homesec://live").status == 0)
         try reference.page("location.pathname === '/live' && referenceApp.state.live.running")
         let app = reference.app
+        // From a known start (the suites share one display, so focus may be anywhere): active.
+        #expect(try app.ctl("lifecycle", "focus").status == 0)
+        try reference.page("referenceApp.state.active === true")
+        let start = try #require((try reference.state()["lifecycle"] as? [String])?.count)
+        func since(_ offset: Int) -> String { "referenceApp.state.lifecycle.slice(\(start + offset)).join()" }
         #expect(try app.ctl("lifecycle", "blur").status == 0)
-        try reference.page("referenceApp.state.lifecycle.join() === 'appStateChange:false' && !referenceApp.state.polling")
+        try reference.page("\(since(0)) === 'appStateChange:false' && !referenceApp.state.polling")
         #expect((try reference.state()["live"] as? [String: Any])?["running"] as? Bool == true, "losing focus does not stop the live view")
         #expect(try app.ctl("lifecycle", "focus").status == 0)
-        try reference.page("referenceApp.state.lifecycle.join() === 'appStateChange:false,appStateChange:true' && referenceApp.state.polling")
+        try reference.page("\(since(0)) === 'appStateChange:false,appStateChange:true' && referenceApp.state.polling")
         #expect(try app.ctl("lifecycle", "background").status == 0)
-        try reference.page("referenceApp.state.lifecycle.slice(2).join() === 'appStateChange:false,pause'")
+        try reference.page("\(since(2)) === 'appStateChange:false,pause'")
         var live = try #require(try reference.state()["live"] as? [String: Any])
         #expect(live["running"] as? Bool == false && live["stoppedBy"] as? String == "pause")
         let fetches = try #require(live["fetches"] as? Int)
         #expect(try app.ctl("lifecycle", "foreground").status == 0)
-        try reference.page("referenceApp.state.lifecycle.slice(4).join() === 'resume,appStateChange:true' && referenceApp.state.live.running")
+        try reference.page("\(since(4)) === 'resume,appStateChange:true' && referenceApp.state.live.running")
         live = try #require(try reference.state()["live"] as? [String: Any])
         #expect(live["fetches"] as? Int == fetches + 1, "resume fetched the cameras again")
 

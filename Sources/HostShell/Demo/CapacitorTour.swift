@@ -66,6 +66,9 @@ final class CapacitorTour {
                 return registryProblem()
              })
 
+        // From a known start: the window active (focus), as a person clicking into it would make it.
+        send(["lifecycle", "focus"])
+        _ = client.evalUntil("\(s).active === true", timeout: stepTimeout)
         send(["lifecycle", "background"])
         step("background", "the window went to the background: appStateChange(false), then pause, and the live view stopped",
              until: "\(s).lifecycle.join(',').endsWith('appStateChange:false,pause') && !\(s).live.running && \(s).live.stoppedBy === 'pause'",
