@@ -159,17 +159,20 @@ struct CapacitorFlowTests {
         if store == "secret-service" { _ = try? Shell.run("/usr/bin/secret-tool", ["clear", "service", "homesec", "app", reference.appId]) }
     }
 
-    @Test("auth off: cameras answer without a token, so setup clears the token and marks the URL ready; then the storage rules and their exact rejections")
+    @Test("auth off (and a stopped pipeline, which is still reachable): setup clears the token and marks the URL ready; a server that is not HomeSec is refused; then the storage rules and their exact rejections")
     func setupAuthOffAndStorage() throws {
-        let server = try HomeSecProcess()
-        let other = try HomeSecProcess(["--auth", "on", "--token", Self.key])
+        let server = try HomeSecProcess(["--unhealthy"])
+        let other = try HomeSecProcess(["--auth", "on", "--token", Self.key, "--fail", "/api/v1/health=502"])
         defer { server.stop(); other.stop() }
         let reference = try ReferenceCapacitorApp()
         defer { reference.finish() }
+        try reference.submitSetup(url: other.url)
+        try reference.page("referenceApp.state.setup.error === \(ReferenceCapacitorApp.literal("\(other.url) did not answer like a HomeSec server (HTTP 502)."))")
         try reference.submitSetup(url: server.url, token: "ignored")
         try reference.page("location.pathname === '/live' && referenceApp.state.session.ready")
         let state = try reference.state()
         #expect((state["setup"] as? [String: Any])?["authRequired"] as? Bool == false)
+        #expect((state["setup"] as? [String: Any])?["health"] as? String == "unhealthy", "503 with HomeSec's body is reachable")
         let session = try #require(state["session"] as? [String: Any])
         #expect(session["serverBaseUrl"] as? String == server.url && session["hasToken"] as? Bool == false)
         #expect(session["authDisabledReady"] as? Bool == true && session["ready"] as? Bool == true)
