@@ -157,6 +157,8 @@ struct HomeSecServeTests {
         #expect(health.status == 503 && (health.json as? [String: Any])?["status"] as? String == "unhealthy")
         let failed = try RawHTTP.send("GET", server.url + "/api/v1/diagnostics")
         #expect(failed.status == 502 && failed.json == nil)
+        let readable = try RawHTTP.send("GET", server.url + "/api/v1/diagnostics", headers: ["Origin": "capacitor://localhost"])
+        #expect(readable.status == 502 && readable.headers["access-control-allow-origin"] == "*", "an app of another origin can read the failure")
         let page = try RawHTTP.send("GET", server.url + "/live/front_door")
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("dev server"), "client routes get index.html")
         #expect(try RawHTTP.send("GET", server.url + "/.secret.json").status == 404, "no hidden files")

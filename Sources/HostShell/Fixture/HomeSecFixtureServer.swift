@@ -43,12 +43,15 @@ final class HomeSecFixtureServer {
     func stop() { soup_server_disconnect(server) }
 
     private func respond(_ message: OpaquePointer, path: String) {
-        if let status = failures[path] {
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
+        if let status = failures[path], method != "OPTIONS" {
+            // With the server's CORS headers, so a page of another origin can read the failure.
             let body = Array("<!doctype html><title>Error \(status)</title><h1>Injected failure \(status)</h1>".utf8)
-            send(message, status: status, type: "text/html; charset=utf-8", body: body, headers: [])
+            let origin = Self.headers(message).last { $0.name.lowercased() == "origin" }?.value
+            send(message, status: status, type: "text/html; charset=utf-8", body: body,
+                 headers: origin.map { rules.cors.simpleHeaders(origin: $0, hasCookie: false) } ?? [])
             return
         }
-        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
         let query = soup_server_message_get_uri(message).flatMap { g_uri_get_query($0) }.map { String(cString: $0) } ?? ""
         let request = HomeSecRequest(method: method, path: path, query: query, headers: Self.headers(message), body: Self.body(message))
         var generator = SystemRandomNumberGenerator()
