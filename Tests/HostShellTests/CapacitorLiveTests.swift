@@ -167,7 +167,7 @@ struct CapacitorLiveTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
         let none = try HostShellBinary.run(["capacitor", empty.path])
-        #expect(none.status == 2 && none.stderr.contains("no capacitor.config.json") && none.stderr.contains("--web-dir"), "\(none.stderr)")
+        #expect(none.status == 2 && none.stderr.contains("no Capacitor configuration") && none.stderr.contains("--web-dir"), "\(none.stderr)")
         try #"{"appId": 7}"#.write(to: empty.appendingPathComponent("capacitor.config.json"), atomically: true, encoding: .utf8)
         let bad = try HostShellBinary.run(["capacitor", empty.path])
         #expect(bad.status == 2 && bad.stderr.contains(#""appId" must be a string"#), "\(bad.stderr)")
@@ -181,6 +181,14 @@ struct CapacitorLiveTests {
         }
         let home = TemporaryHome()
         defer { home.remove() }
+        // A project with only capacitor.config.ts (plain data) is read without running it.
+        try FileManager.default.removeItem(at: empty.appendingPathComponent("capacitor.config.json"))
+        let web = Self.project + "/www"
+        try "import type { CapacitorConfig } from '@capacitor/cli';\nconst config: CapacitorConfig = {\n  appId: 'dev.hostshell.tsapp', // ts\n  appName: 'TS App',\n  webDir: \(Self.literal(web)),\n};\nexport default config;\n"
+            .write(to: empty.appendingPathComponent("capacitor.config.ts"), atomically: true, encoding: .utf8)
+        let fromTS = try HostShellBinary.run(["capacitor", empty.path, "--check"], environment: home.environment)
+        #expect(fromTS.status == 0 && fromTS.stderr.contains("capacitor.config.ts"), "\(fromTS.stderr)")
+        #expect(fromTS.lastLine.contains(#""id":"dev.hostshell.tsapp""#))
         let check = try HostShellBinary.run(["capacitor", Self.project, "--check"], environment: home.environment)
         #expect(check.status == 0, "\(check.stderr)")
         let state = try #require(try JSONSerialization.jsonObject(with: Data(check.lastLine.utf8)) as? [String: Any])
