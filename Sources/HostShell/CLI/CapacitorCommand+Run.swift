@@ -9,7 +9,11 @@ extension CapacitorCommand {
             return ExitCode.success
         }
         let launch = try launch(options)
+        let secrets = try MainActor.assumeIsolated { () -> Result<String, UsageError> in
+            do throws(UsageError) { return .success(try CapacitorSecretStores.choose(options.credentialStore)) } catch { return .failure(error) }
+        }.get()
         printError("hostshell: \(TerminalText.escaped(launch.displayName)) (\(launch.appId)) from \(TerminalText.escaped(launch.source)), at \(launch.startURL)")
+        printError("hostshell: HomeSecAuth keeps its entries \(secrets)")
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         let display = options.check && !hasDisplay ? try HeadlessDisplay.start() : nil

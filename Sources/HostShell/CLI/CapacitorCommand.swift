@@ -29,13 +29,18 @@ enum CapacitorCommand {
           --open-url LINK         start with LINK as the launch URL (App.getLaunchUrl)
           --apns-environment sandbox|production
                                   what HomeSecDevice reports (default sandbox)
+          --credential-store auto|secret-service|file
+                                  where HomeSecAuth keeps its entries: the Secret Service
+                                  (service homesec) when one answers, else an owner-only file
+                                  in the app's profile (default auto)
         The host:
           --device phone|tablet|desktop   window size and user agent (default phone)
           --inspector             enable WebKit's inspector (right-click, Inspect)
           --control SOCKET        serve the control interface (hostshell ctl SOCKET …):
                                   state, wait, events, snapshot, resize, memory-pressure,
                                   reload, back, lifecycle focus|blur|hide|show, open-url LINK,
-                                  permission grant|deny, push-token rotate
+                                  permission grant|deny, push-token rotate,
+                                  push deliver|tap PAYLOAD-JSON
           --allow-eval            let ctl eval run scripts in the page (tests only; with --control)
           --bridge-log FILE       append every bridge message and console line to FILE (JSON lines)
           --automation            let WebKitWebDriver drive the page (browserName "hostshell")
@@ -54,6 +59,7 @@ enum CapacitorCommand {
         var linkSchemes: [String] = []
         var openURL: String?
         var apns = APNsEnvironment.sandbox
+        var credentialStore = "auto"
         var device = DeviceProfile.phone
         var inspector = false
         var control: String?
@@ -97,6 +103,9 @@ enum CapacitorCommand {
             case "--apns-environment":
                 guard let word = rest.popFirst(), let environment = APNsEnvironment(flag: word) else { throw UsageError(APNsEnvironment.flagError) }
                 options.apns = environment
+            case "--credential-store":
+                guard let word = rest.popFirst(), ["auto", "secret-service", "file"].contains(word) else { throw UsageError(SecretStoreKind.flagError) }
+                options.credentialStore = word
             case "--device":
                 guard let word = rest.popFirst(), let device = DeviceProfile(rawValue: word) else { throw UsageError("--device takes phone, tablet or desktop") }
                 options.device = device
@@ -169,7 +178,7 @@ enum CapacitorCommand {
             schemes = [last]
         }
         let info = CapacitorAppInfo(appId: appId, appName: name, appVersion: CapacitorProject.version(in: found.base),
-                                    deviceName: String(cString: g_get_host_name()), apnsEnvironment: options.apns.rawValue,
+                                    deviceName: CapacitorHostFacts.deviceName(), apnsEnvironment: options.apns.rawValue,
                                     pluginConfig: config.plugins)
         let startURL = config.server.url ?? originText + "/"
         let source = found.file.map { "\($0)" } ?? "flags"

@@ -28,6 +28,10 @@ extension CapacitorApp {
                 return fail("this app has no push token to rotate: none of its plugins keeps one")
             }
             ok(["message": "the push token was rotated"])
+        case .push(let tap, let payload):
+            guard let push = PushNotificationsGlue.glue(forApp: launch.appId) else { return fail("this app has no push notifications") }
+            if tap { push.activateNotification(payload) } else { push.deliverPush(payload) }
+            ok(["message": .string(tap ? "the notification was opened" : "the push was delivered")])
         case .reload:
             webkit_web_view_reload(page.view)
             ok(["message": "reloading"])
@@ -38,7 +42,7 @@ extension CapacitorApp {
         case .eval(_, true):
             fail("a Capacitor app has no sheets: eval runs in its page (leave out --sheet)")
         default:
-            fail("this command is Studio's; a Capacitor app takes state, wait, events, snapshot, eval, resize, memory-pressure, reload, back, lifecycle, open-url, permission and push-token")
+            fail("this command is Studio's; a Capacitor app takes state, wait, events, snapshot, eval, resize, memory-pressure, reload, back, lifecycle, open-url, permission, push-token and push")
         }
     }
 }
