@@ -14,8 +14,9 @@ enum CapacitorCommand {
         path without a file extension gets index.html), the Capacitor runtime and plugins in its
         main frame, its own persistent profile per app id ($XDG_DATA_HOME/hostshell/apps/ID).
         The configuration is PROJECT-DIR/capacitor.config.json, else the iOS sync output
-        PROJECT-DIR/ios/App/App/capacitor.config.json (serving ios/App/App/public); the current
-        directory when neither a project nor --web-dir/--url is given.
+        PROJECT-DIR/ios/App/App/capacitor.config.json (serving ios/App/App/public), else
+        PROJECT-DIR/capacitor.config.ts when its exported object is plain data (read, not run);
+        the current directory when neither a project nor --web-dir/--url is given.
 
         The app:
           --web-dir DIR           serve DIR (overrides webDir)

@@ -130,7 +130,9 @@ final class CapacitorApp: HostedApp {
         capacitor["lifecycleSource"] = .string(lifecycleSource)
         capacitor["window"] = windowWatch?.json ?? .null
         capacitor["linksOpened"] = .array(linksOpened.map(JSONValue.string))
-        return ["app": .object(app), "capacitor": .object(capacitor), "device": .string(launch.device.rawValue)]
+        let size = window.size
+        return ["app": .object(app), "capacitor": .object(capacitor), "device": .string(launch.device.rawValue),
+                "window": ["width": .number(Double(size.width)), "height": .number(Double(size.height))]]
     }
 }
 

@@ -6,10 +6,11 @@ import CGtk
 /// the way Studio's `InstanceSocket` takes `tilecast-ios:` links. It accepts `open-url` only.
 enum CapacitorInstance {
     static func path(forScheme scheme: String) -> String {
-        let config = String(cString: g_get_user_config_dir())
+        // Named by a hash of both: a socket's path must stay short (108 bytes at most).
+        let key = String(cString: g_get_user_config_dir()) + "\u{0}" + scheme
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in config.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(cString: g_get_user_runtime_dir()) + "/hostshell/capacitor-" + scheme + "-" + String(hash, radix: 36) + ".sock"
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(cString: g_get_user_runtime_dir()) + "/hostshell/cap-" + String(hash, radix: 36) + ".sock"
     }
 
     /// Serves the sockets of `app`'s link schemes; a scheme another app already serves is noted

@@ -1,10 +1,11 @@
 import BridgeRuntime
 import CGtk
 
-/// Finds and reads a Capacitor project's configuration as `cap sync` leaves it (contract §3):
-/// the project's `capacitor.config.json`, or the iOS sync output
-/// `ios/App/App/capacitor.config.json` with its copied bundle in `ios/App/App/public`. Says
-/// which file it used, and what to do when there is none.
+/// Finds and reads a Capacitor project's configuration the ways a shell finds it (contract §3):
+/// the project's `capacitor.config.json`, the iOS sync output
+/// `ios/App/App/capacitor.config.json` with its copied bundle in `ios/App/App/public`, or a
+/// `capacitor.config.ts` whose exported object is plain data (`CapacitorConfigSource`, read,
+/// never run). Says which file it used, and what to do when there is none.
 enum CapacitorProject {
     struct Found {
         var config: CapacitorConfig
@@ -37,14 +38,24 @@ enum CapacitorProject {
             if let webDir = candidate.webDir, config.server.url == nil { config.webDir = webDir }
             return Found(config: config, file: candidate.file, base: candidate.base)
         }
-        let ts = g_file_test(path + "/capacitor.config.ts", G_FILE_TEST_EXISTS) != 0
-        throw UsageError("no capacitor.config.json in \(path) (looked for capacitor.config.json and ios/App/App/capacitor.config.json)"
-            + (ts ? "; it has capacitor.config.ts, which is not read: run npx cap sync ios, or name the app with --web-dir DIR --app-id ID" : "; name the app with --web-dir DIR or --url URL (and --app-id ID)"))
+        let ts = path + "/capacitor.config.ts"
+        if g_file_test(ts, G_FILE_TEST_EXISTS) != 0 {
+            return Found(config: try decode(ts, typeScript: true), file: ts, base: path)
+        }
+        throw UsageError("no Capacitor configuration in \(path) (looked for capacitor.config.json, ios/App/App/capacitor.config.json "
+            + "and capacitor.config.ts); name the app with --web-dir DIR or --url URL (and --app-id ID)")
     }
 
-    private static func decode(_ file: String) throws(UsageError) -> CapacitorConfig {
+    private static func decode(_ file: String, typeScript: Bool = false) throws(UsageError) -> CapacitorConfig {
         let bytes = try FileReading.bytes(file, limit: CapacitorConfig.maxBytes)
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw UsageError("\(file) is not UTF-8 text") }
+        guard var text = String(validating: bytes, as: UTF8.self) else { throw UsageError("\(file) is not UTF-8 text") }
+        if typeScript {
+            switch CapacitorConfigSource.json(fromTypeScript: text) {
+            case .success(let json): text = json
+            case .failure(let error):
+                throw UsageError("\(file) cannot be read without running it: \(error.message); run npx cap sync ios (which writes ios/App/App/capacitor.config.json), or use --web-dir DIR --app-id ID")
+            }
+        }
         switch CapacitorConfig.decode(text) {
         case .success(let config): return config
         case .failure(let error): throw UsageError("\(file) cannot be used: \(error.message)")
