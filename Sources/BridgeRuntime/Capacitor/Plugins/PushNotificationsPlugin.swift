@@ -45,8 +45,8 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
                 "Notifications may include alerts, sounds and icon badges. HostShell remembers your answer for this app.")
     }
 
-    /// The host event for a push that arrived for this app (`foreground`: on screen and
-    /// active; nil lets the plugin judge from the window's lifecycle as it has seen it).
+    /// The host event for a push that arrived for this app (`foreground`: on screen; nil lets
+    /// the plugin judge from the window's lifecycle as it has seen it).
     public static func delivered(id: String, payload: JSONObject, foreground: Bool? = nil) -> PluginHostEvent {
         var data: JSONObject = ["id": .string(id), "payload": .object(payload)]
         if let foreground { data["foreground"] = .bool(foreground) }
@@ -115,7 +115,9 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
             return []
         case .custom(Self.deliverEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a push without an id or payload was ignored")] }
-            let foreground = data["foreground"]?.boolValue ?? (inForeground && isActive)
+            // iOS presents a push to the app (willPresent) whenever it is in the foreground,
+            // active or not (a blurred window is inactive, still in the foreground).
+            let foreground = data["foreground"]?.boolValue ?? inForeground
             return feed(.deliver(id: id, payload: payload, foreground: foreground))
         case .custom(Self.activateEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a notification action without an id or payload was ignored")] }
