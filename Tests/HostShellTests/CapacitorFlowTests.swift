@@ -42,13 +42,8 @@ final class ReferenceCapacitorApp {
         #expect(try app.ctl("eval", script).status == 0)
     }
 
-    /// Runs a plugin call in the page (`referenceApp.run`) and returns its outcome:
+    /// Runs an expression whose value is a promise (`referenceApp.run`), and returns its outcome:
     /// {ok: true, value} or {ok: false, message, code}.
-    func call(_ plugin: String, _ method: String, _ options: String = "{}") throws -> [String: Any] {
-        try run("referenceApp.plugins.\(plugin).\(method)(\(options))")
-    }
-
-    /// Runs an expression whose value is a promise (`referenceApp.run`), and returns its outcome.
     func run(_ expression: String) throws -> [String: Any] {
         let name = "r" + UUID().uuidString.prefix(8)
         #expect(try app.ctl("eval", "referenceApp.run('\(name)', () => \(expression))").status == 0)
@@ -179,29 +174,53 @@ struct CapacitorFlowTests {
         let calls = try #require(state["calls"] as? [String])
         #expect(calls.contains("HomeSecAuth.clearApiToken") && calls.contains("HomeSecAuth.setAuthDisabledReady"))
 
+        // The storage rules, called in order in the page as HomeSec's UI calls them (one round of
+        // control requests for all of them): each call's outcome, {ok, value} or {ok: false, message, code}.
+        let steps = [
+            "A.setApiToken({})",
+            "A.setServerBaseUrl({value: 'ftp://nas'})",
+            "A.setServerBaseUrl({value: ' HTTP://127.0.0.1:9/base/?q=1#f '})",
+            "A.getServerBaseUrl()",
+            "A.setApiToken({value: 'abc'})",
+            "A.setServerBaseUrl({value: \(ReferenceCapacitorApp.literal(other.url))})",
+            "A.getApiToken()",
+            "A.getAuthDisabledReady()",
+            "A.clearServerBaseUrl()",
+            "A.setApiToken({value: 'abc'})",
+            "A.setAuthDisabledReady({value: true})",
+            "A.getApiToken()",
+            "CapacitorCore.registerPlugin('NoSuchPlugin').go({})",
+            "referenceApp.plugins.App.noSuchMethod({})",
+        ]
+        let script = "(async () => { const A = referenceApp.plugins.HomeSecAuth; const out = [];\n"
+            + steps.map { "try { out.push({ok: true, value: await \($0)}); } catch (e) { out.push({ok: false, message: e.message, code: e.code}); }\n" }.joined()
+            + "return out; })()"
+        let outcome = try reference.run(script)
+        let results = try #require(outcome["value"] as? [[String: Any]], "\(outcome)")
+        try #require(results.count == steps.count)
         let code = "HOMESEC_AUTH_STORAGE_ERROR"
-        func rejected(_ outcome: [String: Any], _ message: String) {
-            #expect(outcome["ok"] as? Bool == false && outcome["message"] as? String == message && outcome["code"] as? String == code, "\(outcome)")
+        func rejected(_ index: Int, _ message: String, code: String = code) {
+            let result = results[index]
+            #expect(result["ok"] as? Bool == false && result["message"] as? String == message && result["code"] as? String == code,
+                    "\(steps[index]): \(result)")
         }
-        rejected(try reference.call("HomeSecAuth", "setApiToken", "{}"), "value is required.")
-        rejected(try reference.call("HomeSecAuth", "setServerBaseUrl", #"{value: "ftp://nas"}"#), "Invalid HomeSec server URL: ftp://nas")
+        func value(_ index: Int) -> Any? { (results[index]["value"] as? [String: Any])?["value"] }
+        rejected(0, "value is required.")
+        rejected(1, "Invalid HomeSec server URL: ftp://nas")
         // Normalised on the way in: scheme lower-cased, query and fragment dropped, trailing slash stripped.
-        #expect(try reference.call("HomeSecAuth", "setServerBaseUrl", "{value: ' HTTP://127.0.0.1:9/base/?q=1#f '}")["ok"] as? Bool == true)
-        #expect((try reference.call("HomeSecAuth", "getServerBaseUrl")["value"] as? [String: Any])?["value"] as? String == "http://127.0.0.1:9/base")
+        #expect(results[2]["ok"] as? Bool == true && value(3) as? String == "http://127.0.0.1:9/base", "\(results[3])")
         // A token and readiness belong to their URL: a different URL drops them.
-        #expect(try reference.call("HomeSecAuth", "setApiToken", "{value: 'abc'}")["ok"] as? Bool == true)
-        #expect(try reference.call("HomeSecAuth", "setServerBaseUrl", "{value: \(ReferenceCapacitorApp.literal(other.url))}")["ok"] as? Bool == true)
-        #expect((try reference.call("HomeSecAuth", "getApiToken")["value"] as? [String: Any])?["value"] is NSNull, "the old URL's token is gone")
-        #expect((try reference.call("HomeSecAuth", "getAuthDisabledReady")["value"] as? [String: Any])?["value"] as? Bool == false)
+        #expect(results[4]["ok"] as? Bool == true && results[5]["ok"] as? Bool == true)
+        #expect(value(6) is NSNull, "the old URL's token is gone: \(results[6])")
+        #expect(value(7) as? Bool == false)
         // No URL: nothing can be stored for one.
-        #expect(try reference.call("HomeSecAuth", "clearServerBaseUrl")["ok"] as? Bool == true)
-        rejected(try reference.call("HomeSecAuth", "setApiToken", "{value: 'abc'}"), "Set the HomeSec server URL before storing an API token.")
-        rejected(try reference.call("HomeSecAuth", "setAuthDisabledReady", "{value: true}"), "Set the HomeSec server URL before storing an API token.")
-        #expect((try reference.call("HomeSecAuth", "getApiToken")["value"] as? [String: Any])?["value"] is NSNull)
+        #expect(results[8]["ok"] as? Bool == true)
+        rejected(9, "Set the HomeSec server URL before storing an API token.")
+        rejected(10, "Set the HomeSec server URL before storing an API token.")
+        #expect(value(11) is NSNull)
         // A plugin the shell does not have, and a method a plugin does not have.
-        let missing = try reference.run("CapacitorCore.registerPlugin('NoSuchPlugin').go({})")
-        #expect(missing["code"] as? String == "UNIMPLEMENTED" && missing["message"] as? String == "\"NoSuchPlugin\" plugin is not implemented on ios")
-        #expect(try reference.call("App", "noSuchMethod")["code"] as? String == "UNIMPLEMENTED")
+        rejected(12, "\"NoSuchPlugin\" plugin is not implemented on ios", code: "UNIMPLEMENTED")
+        #expect(results[13]["code"] as? String == "UNIMPLEMENTED", "\(results[13])")
     }
 
     @Test("lifecycle in iOS's order (focus only toggles polling; background pauses the live view; resume restarts it) and homesec:// links, warm and cold")
