@@ -45,6 +45,25 @@ struct CapacitorHostCoreTests {
         #expect(records.contains { $0["dir"] as? String == "console" && ($0["message"] as? String)?.hasPrefix("test app booted on ios") == true })
     }
 
+    @Test("--kiosk: unattended, no header bar, nothing handed out; an unreachable dev server is retried by itself")
+    func kiosk() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let app = try RunningApp(home: home, arguments: [CapacitorLiveTests.project, "--kiosk"], command: "capacitor")
+        defer { app.stop() }
+        _ = try app.state("screen=page", "app.kiosk.chrome=false", "permissions.attended=false", timeout: 60)
+        let refused = try HostShellBinary.run(["capacitor", CapacitorLiveTests.project, "--kiosk", "--check"])
+        #expect(refused.status == 2 && refused.stderr.contains("--kiosk runs unattended"), "\(refused.stderr)")
+        // A dev server nobody answers: the error screen, then loading again without a person.
+        let port = try freePort()
+        let other = TemporaryHome()
+        defer { other.remove() }
+        let down = try RunningApp(home: other, arguments: ["--url", "http://127.0.0.1:\(port)/", "--app-id", "dev.hostshell.down", "--kiosk"], command: "capacitor")
+        defer { down.stop() }
+        _ = try down.state("screen=error", "status.kind=loadFailed", timeout: 60)
+        _ = try down.state("app.failuresInARow=2", timeout: 30)
+    }
+
     @Test("--automation: WebDriver drives the app's own page, runtime included; deleting the session quits the app",
           .enabled(if: WebDriverTools.driver != nil, "WebKitWebDriver is not installed (Debian package webkit2gtk-driver)"))
     func webDriver() throws {

@@ -165,7 +165,8 @@ struct CapacitorLiveTests {
         let help = try HostShellBinary.run(["capacitor", "--help"])
         #expect(help.status == 0)
         for flag in ["--web-dir", "--url", "--app-id", "--app-name", "--link-scheme", "--open-url", "--apns-environment", "--device",
-                     "--inspector", "--control", "--allow-eval", "--bridge-log", "--automation", "--check", "--timeout"] {
+                     "--inspector", "--control", "--allow-eval", "--bridge-log", "--automation", "--check", "--timeout",
+                     "--kiosk", "--chrome", "--cursor-timeout"] {
             #expect(help.stdout.contains(flag), "--help lists \(flag)")
         }
         #expect(try HostShellBinary.run(["help"]).stdout.contains("capacitor [PROJECT-DIR]"))
