@@ -82,6 +82,8 @@ struct HomeSecSeamTests {
         let load = try #require(Self.asks(bridge.reduce(.received(capacitorCall("PushNotifications", "checkPermissions", id: "11")))).first)
         #expect(load.action == "push.load")
         #expect(Self.asks(bridge.reduce(.received(capacitorCall("PushNotifications", "requestPermissions", id: "12")))).isEmpty, "one load for everything waiting")
+        #expect(bridge.reduce(.host(.permission(grant: true))) == [.unhandled(.permission(grant: true))],
+                "no question open: ctl permission is for the page's WebKit questions")
         let loaded = Self.answer(&bridge, load, ["record": .null, "permission": "prompt"])
         #expect(Self.results(loaded).first?["data"] == ["receive": "prompt"])
         let question = try #require(Self.asks(loaded).first)
@@ -92,6 +94,7 @@ struct HomeSecSeamTests {
         #expect(grant.action == "permission.answer" && grant.arguments["granted"] == true)
         #expect(Self.results(Self.answer(&bridge, question, ["receive": "granted"])).first?["data"] == ["receive": "granted"])
         #expect(Self.answer(&bridge, grant, ["receive": "granted"]).isEmpty, "answered once")
+        #expect(bridge.reduce(.host(.permission(grant: false))) == [.unhandled(.permission(grant: false))], "the question is closed")
 
         let register = bridge.reduce(.received(capacitorCall("PushNotifications", "register", id: "13")))
         #expect(Self.results(register).first?["success"] == true)

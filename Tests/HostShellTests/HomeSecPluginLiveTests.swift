@@ -7,7 +7,8 @@ import Testing
 /// delivered push reaching a listener. The page is `fixtures/capacitor/plugin-test`; each test
 /// uses an app id of its own (the test session's keyring is shared by every suite).
 @Suite("HomeSec plugins in a live Capacitor page (real WebKit, real secret stores)",
-       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)  // one window at a time: fewer windows taking the shared display's focus from other suites
 struct HomeSecPluginLiveTests {
     static let project = HostShellBinary.root.appendingPathComponent("fixtures/capacitor/plugin-test").path
 
