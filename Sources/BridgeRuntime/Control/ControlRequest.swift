@@ -263,6 +263,13 @@ public struct ControlRequest: Sendable, Equatable {
 }
 
 extension ControlRequest {
+    /// The options each of `ctl`'s words takes, where the words after it are not free text (a
+    /// script, a scanned value, file names): any other option there is refused by name.
+    static let wordOptions: [String: [String]] = [
+        "wait": ["--timeout"], "snapshot": ["--page"], "events": ["--kind"], "state": [], "back": [], "reload": [],
+        "tap": [], "switch-server": [], "menu-open": [], "menu": [], "alert": [], "share": [], "sheet-action": [],
+    ]
+
     /// `hostshell ctl`'s words as a request line: `state`, `tap DEST`, `back`, `switch-server ID`,
     /// `reload`, `wait PATH=VALUE… [--timeout S]` (VALUE is JSON when it parses as JSON, else a
     /// string), `snapshot PATH [--page]`, `eval [--sheet] SCRIPT`, or a whole JSON request as one word.
@@ -270,6 +277,9 @@ extension ControlRequest {
         guard let name = arguments.first else { throw ControlError("name a command: \(ControlCommand.names.joined(separator: ", "))") }
         if name.hasPrefix("{") { return name }
         var rest = Array(arguments.dropFirst())
+        if let known = wordOptions[name], let unknown = rest.first(where: { CommandLineRules.looksLikeOption($0) && !known.contains($0) }) {
+            throw ControlError(CommandLineRules.unknownOptionMessage(unknown, command: "ctl \(name)", known: known, help: "hostshell ctl --help"))
+        }
         var object: JSONObject = ["command": .string(name)]
         func one(_ key: String, _ what: String) throws(ControlError) {
             guard rest.count == 1 else { throw ControlError("\(name) takes one argument: \(what)") }
@@ -346,7 +356,8 @@ extension ControlRequest {
             }
             object["until"] = .object(until)
         default:
-            throw ControlError("unknown command \"\(name)\"; commands: \(ControlCommand.names.joined(separator: ", "))")
+            let near = CommandLineRules.nearest(to: name, among: ControlCommand.names).map { "; did you mean \($0)?" } ?? ""
+            throw ControlError("unknown command \"\(name)\"\(near) Commands: \(ControlCommand.names.joined(separator: ", "))")
         }
         return JSONWriter.string(.object(object))
     }
