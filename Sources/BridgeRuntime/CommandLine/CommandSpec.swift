@@ -182,6 +182,4 @@ public enum CommandLineRules {
 /// HostShell's version, as `--version` and the About window show it.
 public enum HostShellVersion {
     public static let current = "0.16.0"
-    public static let licence = "MIT"
-    public static let website = "https://github.com/hostshell/hostshell"
 }

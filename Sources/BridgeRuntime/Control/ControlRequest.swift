@@ -69,6 +69,9 @@ public enum ControlCommand: Sendable, Equatable {
     /// socket): read it again and follow it — a new server can be switched to, a removed one is
     /// closed and its website data deleted before the answer.
     case serversChanged
+    /// Trigger one of the app's actions (`AppAction`: new-window, close-window, quit, reload,
+    /// shortcuts, about, …) as its menu item or key would.
+    case action(name: String)
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
@@ -83,7 +86,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token", "servers-changed"]
+                               "lifecycle", "permission", "push-token", "servers-changed", "action"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -173,6 +176,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "sheet-dismiss": return .sheetDismiss
         case "memory-pressure": return .memoryPressure
         case "servers-changed": return .serversChanged
+        case "action": return .action(name: try string("name"))
         case "lifecycle":
             guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(rawValue:)) else {
                 throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -294,6 +298,7 @@ extension ControlRequest {
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
         case "lifecycle": try one("change", "background, foreground, blur or focus")
+        case "action": try one("name", "the action: \(AppAction.names.joined(separator: ", "))")
         case "permission": try one("answer", "grant or deny")
         case "push-token": try one("action", "rotate")
         case "events":
