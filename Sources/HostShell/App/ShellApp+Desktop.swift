@@ -96,6 +96,10 @@ extension ShellApp {
          "actions": .array(AppAction.available(kiosk: kiosk != nil).map { .string($0.rawValue) }),
          "keys": .object(JSONObject(window.actions.boundKeys.map { ($0.key, JSONValue.string($0.action)) })),
          "appearance": Appearance.json,
+         "overlays": .array(WindowSnapshot.overlays(of: window.window).map { overlay in
+             ["kind": .string(overlay.kind), "x": .number(Double(overlay.x)), "y": .number(Double(overlay.y)),
+              "width": .number(Double(overlay.width)), "height": .number(Double(overlay.height))]
+         }),
          "rememberedSize": remembered.map { ["width": .number(Double($0.width)), "height": .number(Double($0.height)),
                                               "maximized": .bool($0.maximized)] } ?? .null]
     }
