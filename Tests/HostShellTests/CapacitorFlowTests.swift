@@ -108,6 +108,7 @@ struct CapacitorFlowTests {
 
         // Push registration: the permission question, answered headless; listeners, register(), the token, the registry.
         try reference.page("referenceApp.state.registration.status === 'asking'")
+        _ = try reference.app.state("capacitor.plugins.PushNotifications.waitingForPermission=1")  // the question is open natively
         #expect(try reference.app.ctl("permission", "grant").status == 0)
         try reference.page("referenceApp.state.registration.status === 'registered'")
         let registration = try #require(try reference.state()["registration"] as? [String: Any])

@@ -58,7 +58,9 @@ final class CapacitorTour {
              until: "location.pathname === '/live' && \(s).session.ready && \(s).session.serverBaseUrl === \(Self.literal(serverURL))"
                 + " && \(s).live.running && \(s).live.cameras.length === 3")
 
-        _ = client.evalUntil("\(s).registration.status === 'asking' || \(s).registration.status === 'registered'", timeout: stepTimeout)
+        _ = client.evalUntil("\(s).registration.status === 'asking'", timeout: stepTimeout)
+        // The permission question is open natively (the page asked), then answered as a person would.
+        _ = client.send(["wait", "capacitor.plugins.PushNotifications.waitingForPermission=1", "--timeout", String(Int(stepTimeout))])
         let granted = client.send(["permission", "grant"])
         step("registered", "notifications were allowed (ctl permission grant), the device token came, and the device is in the server's registry",
              until: "\(s).registration.status === 'registered'", show: "registration", extra: { [self] in
