@@ -40,7 +40,7 @@ enum BenchCommand {
         while let argument = rest.popFirst() {
             switch argument {
             case "--seconds":
-                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                guard let value = rest.popFirst().flatMap({ CommandLineRules.seconds($0, in: 0.001...600) }) else {
                     throw UsageError("--seconds takes a number of seconds between 0 and 600")
                 }
                 seconds = value
