@@ -11,7 +11,7 @@ import Foundation
 /// One JSON line, exit 0; a run that did not get there says so and exits 1.
 @MainActor
 final class CapacitorBench {
-    static let appId = "org.hostshell.bench"
+    nonisolated static let appId = "org.hostshell.bench"
     private let loop = g_main_loop_new(nil, 0)
     private var app: CapacitorApp!
     private var arrivals: [Double] = []
@@ -21,7 +21,7 @@ final class CapacitorBench {
     private var done = false
     private var exitCode = ExitCode.success
 
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+    nonisolated static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         guard arguments.count == 1, let dir = arguments.first, !dir.hasPrefix("-") else {
             throw UsageError("usage: hostshell bench capacitor WEB-DIR (a built web app with its index.html)")
         }
