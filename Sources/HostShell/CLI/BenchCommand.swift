@@ -30,12 +30,7 @@ enum BenchCommand {
         if arguments == ["rendering"] { return rendering() }
         if arguments.first == "live" { return try live(Array(arguments.dropFirst())) }
         if arguments.first == "upload" { return try UploadBench.run(Array(arguments.dropFirst())) }
-        if arguments.first == "capacitor" {
-            // The command runs on the main thread; CapacitorBench is main-actor isolated.
-            let rest = Array(arguments.dropFirst())
-            let result: Result<Int32, UsageError> = MainActor.assumeIsolated { Result { () throws(UsageError) in try CapacitorBench.run(rest) } }
-            return try result.get()
-        }
+        if arguments.first == "capacitor" { return try CapacitorBench.run(Array(arguments.dropFirst())) }
         if arguments.first == "control" { return try ControlBench.run(Array(arguments.dropFirst())) }
         guard arguments.first == "codec" else { throw UsageError(usage) }
         var seconds = 1.0
