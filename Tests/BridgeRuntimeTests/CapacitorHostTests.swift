@@ -129,6 +129,21 @@ struct CapacitorHostTests {
         #expect(machine.reduce(.processEnded(.crashed, at: 100)) == [.reload], "a crash long after is reloaded again")
     }
 
+    @Test("a kiosk retries an error screen after the backoff's pause; the page resets it")
+    func kioskRetry() {
+        var machine = CapacitorLoading(appName: "HomeSec", kiosk: true)
+        #expect(machine.reduce(.failed(reason: "refused", uri: "http://127.0.0.1:9/")) == [.timer(.start(.kioskRetry, after: 1))])
+        #expect(machine.reduce(.timerFired(.kioskRetry)) == [.reload] && machine.screen.name == "loading")
+        #expect(machine.reduce(.committed(status: 503, uri: "x")) == [.timer(.start(.kioskRetry, after: 2))])
+        #expect(machine.reduce(.timerFired(.kioskRetry)) == [.reload])
+        #expect(machine.reduce(.timerFired(.kioskRetry)) == [], "a stale timer does nothing")
+        _ = machine.reduce(.committed(status: 200, uri: "x"))
+        _ = machine.reduce(.finished)
+        #expect(machine.screen == .page && machine.failuresInARow == 0)
+        var attended = CapacitorLoading(appName: "HomeSec")
+        #expect(attended.reduce(.failed(reason: "refused", uri: "x")) == [], "a person presses Retry")
+    }
+
     @Test("an app scheme's origin: its own pages are the app's origin; another scheme or host is not")
     func appOrigin() throws {
         let origin = try #require(Origin(appScheme: "capacitor", host: "localhost"))

@@ -26,8 +26,11 @@ public struct WindowPresence: Sendable, Equatable {
 
 /// What a Capacitor app's window shows: loading until the first document finished, then the
 /// page; an error screen when the document could not be loaded, came as an HTTP error, or its
-/// process kept ending. Pure; the app draws `screen` and carries out `.reload`.
+/// process kept ending. A kiosk retries an error screen after `KioskBackoff`'s pause. Pure; the
+/// app draws `screen` and carries out `.reload` and the timer.
 public struct CapacitorLoading: Sendable, Equatable {
+    public enum Timer: Hashable, Sendable { case kioskRetry }
+
     public enum Event: Sendable, Equatable {
         case start
         case committed(status: Int, uri: String)
@@ -37,20 +40,28 @@ public struct CapacitorLoading: Sendable, Equatable {
         case processEnded(WebProcessEnd, at: Double)
         /// Retry on an error screen.
         case retry
+        case timerFired(Timer)
     }
 
     public enum Effect: Sendable, Equatable {
         case reload
+        case timer(TimerCommand<Timer>)
     }
 
     /// The app as the person knows it, for the screens.
     public let appName: String
+    /// Unattended: an error screen is retried by itself.
+    public let kiosk: Bool
     public private(set) var screen: Screen
+    public private(set) var timers = TimerSet<Timer>()
+    /// Error screens in a row (a kiosk's backoff), back to 0 when the page shows.
+    public private(set) var failuresInARow = 0
     private var crashes = CrashLimiter()
     private var failedDocument = false
 
-    public init(appName: String) {
+    public init(appName: String, kiosk: Bool = false) {
         self.appName = appName
+        self.kiosk = kiosk
         screen = .loading("Loading \(appName)…")
     }
 
@@ -61,28 +72,39 @@ public struct CapacitorLoading: Sendable, Equatable {
             return []
         case .committed(let status, let uri):
             failedDocument = status >= 400
-            if failedDocument { screen = .error(.httpError(status, server: appName, uri: uri)) }
-            return []
+            return failedDocument ? fail(.httpError(status, server: appName, uri: uri)) : []
         case .finished:
             // An error screen stays until Retry; a load that finished reveals the page.
-            if case .loading = screen, !failedDocument { screen = .page }
+            if case .loading = screen, !failedDocument {
+                screen = .page
+                failuresInARow = 0
+            }
             return []
         case .failed(let reason, let uri):
-            screen = .error(.loadFailed(server: appName, reason: reason, uri: uri))
-            return []
+            return fail(.loadFailed(server: appName, reason: reason, uri: uri))
         case .processEnded(let end, let time):
             if crashes.recordDeath(at: time) {
                 screen = .loading("Loading \(appName) again…")
                 return [.reload]
             }
-            screen = .error(ScreenError(.keepsCrashing, title: "\(appName) keeps stopping",
-                                        detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(end.wording)).",
-                                        icon: "dialog-error-symbolic"))
-            return []
+            return fail(ScreenError(.keepsCrashing, title: "\(appName) keeps stopping",
+                                    detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(end.wording)).",
+                                    icon: "dialog-error-symbolic"))
         case .retry:
             crashes = CrashLimiter()
             screen = .loading("Loading \(appName)…")
+            return [.reload] + (timers.cancel(.kioskRetry).map { [.timer($0)] } ?? [])
+        case .timerFired(let timer):
+            guard timers.fire(timer), case .error = screen else { return [] }
+            screen = .loading("Loading \(appName) again…")
             return [.reload]
         }
+    }
+
+    private mutating func fail(_ error: ScreenError) -> [Effect] {
+        screen = .error(error)
+        guard kiosk else { return [] }
+        failuresInARow += 1
+        return [.timer(timers.start(.kioskRetry, after: KioskBackoff.delay(attempt: failuresInARow)))]
     }
 }

@@ -28,14 +28,14 @@ extension CapacitorCommand {
             defer { BridgeLogFile.current?.close() }
             if options.automation { AutomationHost.enable() }  // before the page is built
             var environment = AppEnvironment.current()
-            environment.attended = attended
+            environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
             let scheme: CapacitorScheme?
             do throws(UsageError) {
                 scheme = try launch.webDir.map { dir throws(UsageError) in
                     try CapacitorScheme.serve(scheme: launch.origin.scheme, host: launch.origin.host, webDir: dir)
                 }
             } catch { return .failure(error) }
-            let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector)
+            let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector, kiosk: options.kiosk)
             var server: ControlServer?
             if let control = options.control {
                 let handler = ControlHandler(app: app, allowEval: options.allowEval)

@@ -44,6 +44,9 @@ enum CapacitorCommand {
           --allow-eval            let ctl eval run scripts in the page (tests only; with --control)
           --bridge-log FILE       append every bridge message and console line to FILE (JSON lines)
           --automation            let WebKitWebDriver drive the page (browserName "hostshell")
+          --kiosk                 run unattended: full screen, no header bar, pointer hidden after
+                                  --cursor-timeout S (default 3), failures retried, nothing
+                                  handed to the desktop; --chrome keeps the header bar
           --check                 load, print what the window shows as JSON, and exit (0 when the
                                   page showed); starts its own Xvfb without a display
           --timeout SECONDS       how long --check waits (default 30)
@@ -68,6 +71,7 @@ enum CapacitorCommand {
         var automation = false
         var check = false
         var timeout = 30.0
+        var kiosk: KioskOptions?
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options? {
@@ -115,6 +119,16 @@ enum CapacitorCommand {
             case "--bridge-log": options.bridgeLog = try value(argument, "the file to append the bridge's messages to")
             case "--automation": options.automation = true
             case "--check": options.check = true
+            case "--kiosk": options.kiosk = options.kiosk ?? KioskOptions()
+            case "--chrome":
+                options.kiosk = options.kiosk ?? KioskOptions()
+                options.kiosk?.chrome = true
+            case "--cursor-timeout":
+                guard let seconds = rest.popFirst().flatMap(Double.init), KioskOptions.cursorTimeoutRange.contains(seconds) else {
+                    throw UsageError("--cursor-timeout takes seconds from \(KioskOptions.cursorTimeoutRange.lowerBound) to \(Int(KioskOptions.cursorTimeoutRange.upperBound))")
+                }
+                options.kiosk = options.kiosk ?? KioskOptions()
+                options.kiosk?.cursorTimeout = seconds
             case "--timeout":
                 guard let seconds = rest.popFirst().flatMap(Double.init), seconds > 0, seconds <= 600 else {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
@@ -129,6 +143,7 @@ enum CapacitorCommand {
         }
         if options.allowEval && options.control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         if options.automation && options.check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
+        if options.kiosk != nil && (options.check || options.inspector) { throw UsageError("--kiosk runs unattended: --check and --inspector do not apply") }
         if options.webDir != nil && options.url != nil { throw UsageError("give --web-dir or --url, not both") }
         return options
     }

@@ -46,6 +46,10 @@ final class CapacitorApp: HostedApp {
     /// Links the app was asked to open, newest last (for `ctl state`).
     var linksOpened: [String] = []
     let scheme: CapacitorScheme?
+    /// Set when the app runs as a kiosk (`--kiosk`).
+    private(set) var kiosk: KioskWindow?
+    private let kioskOptions: KioskOptions?
+    private lazy var loadingTimers = TimerBank<CapacitorLoading.Timer> { [weak self] timer in self?.loadingEvent(.timerFired(timer)) }
     /// Called whenever the screen changes (`--check`).
     var onScreenChanged: (() -> Void)?
 
@@ -53,14 +57,16 @@ final class CapacitorApp: HostedApp {
     var mainWebPage: WebPage { page.web }
     var screen: Screen { loading.screen }
 
-    init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false) {
+    init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false, kiosk kioskOptions: KioskOptions? = nil) {
         self.launch = launch
         self.environment = environment
         self.scheme = scheme
-        loading = CapacitorLoading(appName: launch.displayName)
+        self.kioskOptions = kioskOptions
+        loading = CapacitorLoading(appName: launch.displayName, kiosk: kioskOptions != nil)
         let session = environment.automation?.networkSession ?? ProfileSession.make(data: launch.dataDirectory, cache: launch.cacheDirectory)
-        let trust = PageTrust(origin: launch.origin, handsOut: true, profileId: nil, handoff: environment.handoff,
-                              attended: environment.attended, name: launch.displayName)
+        // A kiosk hands nothing to the desktop and asks no one.
+        let trust = PageTrust(origin: launch.origin, handsOut: kioskOptions == nil, profileId: nil, handoff: environment.handoff,
+                              attended: environment.attended && kioskOptions == nil, name: launch.displayName)
         var windowRef: (() -> WidgetPointer?)?
         var postRef: ((PluginHostEvent) -> Void)?
         page = CapacitorPage(app: launch.info, origin: launch.originText, session: session, automation: environment.automation != nil,
@@ -85,6 +91,7 @@ final class CapacitorApp: HostedApp {
 
     func start() {
         screenView.show(loading.screen)
+        kiosk = kioskOptions.map { KioskWindow(window, options: $0) }
         window.present()
         windowWatch = CapacitorWindowWatch(window: window.window) { [weak self] changes in
             guard let self, self.lifecycleSource == "window" else { return }
@@ -111,6 +118,7 @@ final class CapacitorApp: HostedApp {
         for effect in loading.reduce(event) {
             switch effect {
             case .reload: page.load(page.web.uri.flatMap { $0.isEmpty ? nil : $0 } ?? launch.startURL)
+            case .timer(let command): loadingTimers.perform(command)
             }
         }
         if loading.screen != before {
@@ -126,6 +134,8 @@ final class CapacitorApp: HostedApp {
                                "apnsEnvironment": .string(launch.info.apnsEnvironment), "dataDirectory": .string(launch.dataDirectory)]
         app["webDir"] = launch.webDir.map(JSONValue.string) ?? .null
         app["scheme"] = scheme?.json ?? .null
+        app["kiosk"] = kiosk?.stateJSON ?? .null
+        app["failuresInARow"] = .number(Double(loading.failuresInARow))
         var capacitor = page.json
         capacitor["lifecycleSource"] = .string(lifecycleSource)
         capacitor["window"] = windowWatch?.json ?? .null
