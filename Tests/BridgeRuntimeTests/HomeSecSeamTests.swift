@@ -29,6 +29,8 @@ struct HomeSecSeamTests {
     @Test("HomeSecAuth: one request per call with the method and options; the glue's answer resolves or rejects with HOMESEC_AUTH_STORAGE_ERROR")
     func auth() throws {
         var bridge = Self.bridge()
+        #expect(bridge.reduce(.host(.custom(HomeSecAuthPlugin.entriesEvent, ["entries": ["server-base-url"], "store": "secret-service"]))).isEmpty)
+        #expect(bridge.plugin(named: "HomeSecAuth")?.state == ["entries": ["server-base-url"], "store": "secret-service"], "known from the start")
         let secrets = MemorySecrets()
         func roundTrip(_ method: String, _ options: JSONObject = [:], id: String) throws -> JSONObject {
             let request = try #require(Self.asks(bridge.reduce(.received(capacitorCall("HomeSecAuth", method, options, id: id)))).first)

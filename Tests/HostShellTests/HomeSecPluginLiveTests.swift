@@ -84,6 +84,10 @@ struct HomeSecPluginLiveTests {
         app.stop()
         app = try Self.start(home, appId: appId, ["--credential-store", store])
         defer { app.stop() }
+        let restarted = try app.state("capacitor.plugins.HomeSecAuth.store=\"\(store)\"")
+        let names = ((restarted["capacitor"] as? [String: Any]).flatMap { $0["plugins"] as? [String: Any] }
+            .flatMap { $0["HomeSecAuth"] as? [String: Any] })?["entries"] as? [String]
+        #expect(names?.sorted() == ["api-token:http://192.168.1.10:8000", "server-base-url"], "the stored names, before any call")
         #expect(Self.value(try Self.call(app, "HomeSecAuth", "getApiToken")) as? String == "tok-1")
         #expect(try Self.call(app, "HomeSecAuth", "setAuthDisabledReady", #"{"value": true}"#)["ok"] as? Bool == true)
         #expect(Self.value(try Self.call(app, "HomeSecAuth", "getAuthDisabledReady")) as? Bool == true)
