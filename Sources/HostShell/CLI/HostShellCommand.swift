@@ -34,8 +34,8 @@ enum HostShellCommand {
                 return ExitCode.success
             }
             if let spec = CommandCatalog.spec(command) {
-                // A command with a help of its own prints it (doctor; serve --homesec).
-                let ownHelp = command == "doctor" || (command == "serve" && rest.contains("--homesec"))
+                // A command with a help of its own prints it (doctor, capacitor; serve --homesec).
+                let ownHelp = command == "doctor" || command == "capacitor" || (command == "serve" && rest.contains("--homesec"))
                 if command != "help" && !ownHelp && CommandLineRules.asksForHelp(rest) {
                     printOut(spec.helpText)
                     return ExitCode.success
@@ -48,6 +48,7 @@ enum HostShellCommand {
             case "probe": return try ProbeCommand.run(rest)
             case "server": return try ServerCommand.run(rest)
             case "open": return try OpenCommand.run(rest)
+            case "capacitor": return try CapacitorCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
