@@ -36,6 +36,7 @@ enum HostShellCommand {
             if let spec = CommandCatalog.spec(command) {
                 // A command with a help of its own prints it (doctor, capacitor; serve --homesec).
                 let ownHelp = command == "doctor" || command == "capacitor" || (command == "serve" && rest.contains("--homesec"))
+                    || (command == "demo" && rest.contains("--capacitor"))
                 if command != "help" && !ownHelp && CommandLineRules.asksForHelp(rest) {
                     printOut(spec.helpText)
                     return ExitCode.success
