@@ -38,6 +38,9 @@ typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *messag
                                    GHashTable *query, gpointer user_data);
 typedef void (*CGtkAutomationStartedCallback)(WebKitWebContext *context, WebKitAutomationSession *session,
                                               gpointer user_data);
+typedef void (*CGtkPointerArgCallback)(gpointer instance, gpointer argument, gpointer user_data);
+typedef gboolean (*CGtkDecideDestinationCallback)(WebKitDownload *download, const char *suggested, gpointer user_data);
+typedef GtkWidget *(*CGtkCreateCallback)(WebKitWebView *view, WebKitNavigationAction *action, gpointer user_data);
 typedef void (*CGtkActivateCallback)(GSimpleAction *action, GVariant *parameter, gpointer user_data);
 typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *session, gpointer user_data);
 
@@ -46,6 +49,19 @@ typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *ses
 static inline gulong cgtk_connect_void(gpointer instance, const char *signal, CGtkVoidCallback cb,
                                        gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+/* Signals whose one argument is an object or a GError ("download-started", a download's "failed"). */
+static inline gulong cgtk_connect_pointer_arg(gpointer instance, const char *signal, CGtkPointerArgCallback cb,
+                                              gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_decide_destination(WebKitDownload *download, CGtkDecideDestinationCallback cb,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(download, "decide-destination", G_CALLBACK(cb), data, destroy, 0);
+}
+/* A web view's "create" (window.open): the new view, or NULL for none. */
+static inline gulong cgtk_connect_create(WebKitWebView *view, CGtkCreateCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "create", G_CALLBACK(cb), data, destroy, 0);
 }
 /* A GAction's "activate" passes its parameter before user_data. */
 static inline gulong cgtk_connect_activate(GSimpleAction *action, CGtkActivateCallback cb, gpointer data, GClosureNotify destroy) {

@@ -16,6 +16,8 @@ enum ShellState {
         state["window"] = ["width": .number(Double(size.width)), "height": .number(Double(size.height)),
                            "sizeClass": .string(session.adaptive.sizeClass.rawValue)]
         state["desktop"] = app.desktopJSON
+        state["windows"] = app.windowsJSON
+        state["downloads"] = app.downloadsJSON
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))
