@@ -53,7 +53,7 @@ enum CommandCatalog {
                               OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
                               OptionSpec("--check", "print what the window shows as JSON and exit (headless if need be)"),
                               timeout,
-                              OptionSpec("--kiosk", "run unattended: full screen, no header bar, failures retried"),
+                              OptionSpec("--kiosk", "run unattended: full screen, failures retried, nothing handed out"),
                               OptionSpec("--chrome", "with --kiosk: keep the header bar"),
                               OptionSpec("--cursor-timeout", value: "SECONDS", "with --kiosk: hide the pointer after this long without movement")]),
         CommandSpec("kiosk", usage: ["kiosk [SERVER-ID] [--chrome] [--cursor-timeout S] [OPTIONS]"],
