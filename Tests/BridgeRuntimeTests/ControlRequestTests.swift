@@ -96,6 +96,8 @@ struct ControlRequestTests {
         #expect(try decode(["permission", "grant"]) == .permission(grant: true))
         #expect(try decode(["permission", "deny"]) == .permission(grant: false))
         #expect(try decode(["push-token", "rotate"]) == .rotatePushToken)
+        #expect(try decode(["push", "deliver", #"{"aps":{"alert":"Hi"},"route":"/live"}"#]) == .push(tap: false, payload: ["aps": ["alert": "Hi"], "route": "/live"]))
+        #expect(try decode(["push", "tap", "{}"]) == .push(tap: true, payload: [:]))
         #expect(throws: ControlFailure.self) { try decode(["lifecycle", "asleep"]) }
         #expect(throws: ControlFailure.self) { try decode(["permission", "maybe"]) }
         #expect(throws: ControlFailure.self) { try decode(["push-token", "forget"]) }

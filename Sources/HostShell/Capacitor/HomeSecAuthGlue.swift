@@ -11,6 +11,12 @@ final class HomeSecAuthGlue: CapacitorPluginGlue {
     init(_ context: CapacitorGlueContext) {
         store = HomeSecSecretStore(kind: CapacitorSecretStores.kind, app: context.app.appId ?? context.dataDirectory,
                                    dataDirectory: context.dataDirectory)
+        // `ctl state` shows the stored entries' names from the start, not only after a call.
+        let post = context.post
+        MainLoop.whenIdle { [weak self] in
+            guard let self else { return }
+            post(.custom(HomeSecAuthPlugin.entriesEvent, ["entries": HomeSecAuth.entryNames(self.store), "store": .string(self.store.kind.rawValue)]))
+        }
     }
 
     func perform(_ request: HostRequest, answer: @escaping @MainActor (HostOutcome) -> Void) {

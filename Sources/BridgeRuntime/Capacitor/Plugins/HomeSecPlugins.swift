@@ -36,6 +36,16 @@ public struct HomeSecAuthPlugin: CapacitorPlugin {
         }
     }
 
+    /// The glue's report of the store's entry names at start (`{entries, store}`).
+    public static let entriesEvent = "homesec.entries"
+
+    public mutating func hostEvent(_ event: PluginHostEvent) -> [PluginEffect]? {
+        guard case .custom(Self.entriesEvent, let data) = event else { return nil }
+        if let names = data["entries"] { entries = names }
+        if let kind = data["store"]?.stringValue { store = kind }
+        return []
+    }
+
     public var state: JSONObject {
         ["entries": entries ?? .null, "store": store.map(JSONValue.string) ?? .null]
     }

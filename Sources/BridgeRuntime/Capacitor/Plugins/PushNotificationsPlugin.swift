@@ -6,7 +6,7 @@
 /// |-------------------------|---------------------------------------------|------------------------------|
 /// | `push.load`             | reads the profile's record and remembered permission | `{record, permission}` |
 /// | `permission.ask`        | the native prompt, or waits for `ctl permission` | `{receive}`             |
-/// | `permission.answer`     | remembers `ctl permission`'s answer, settles an open question | `{receive}` |
+/// | `permission.answer`     | remembers `ctl permission`'s answer to the open question, settles it | `{receive}` |
 /// | `token.make`            | 32 bytes from the system's random source    | `{token}` (hex)              |
 /// | `record.save`           | writes `push.json` (owner-only, atomic)     | `{}` or a failure            |
 /// | `notification.show` / `notification.withdraw` | the desktop's notifications | `{}`               |
@@ -45,8 +45,8 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
                 "Notifications may include alerts, sounds and icon badges. HostShell remembers your answer for this app.")
     }
 
-    /// The host event for a push that arrived for this app (`foreground`: on screen and
-    /// active; nil lets the plugin judge from the window's lifecycle as it has seen it).
+    /// The host event for a push that arrived for this app (`foreground`: on screen; nil lets
+    /// the plugin judge from the window's lifecycle as it has seen it).
     public static func delivered(id: String, payload: JSONObject, foreground: Bool? = nil) -> PluginHostEvent {
         var data: JSONObject = ["id": .string(id), "payload": .object(payload)]
         if let foreground { data["foreground"] = .bool(foreground) }
@@ -72,6 +72,8 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
     public private(set) var inForeground = true
     public private(set) var isActive = true
     private var loading = false
+    /// The notification question is open (asked, not yet answered).
+    public private(set) var asking = false
     private var waiting: [Waiting] = []
     private var calls: [PushNotifications.Ticket: CapacitorCall] = [:]
     private var nextTicket = 1
@@ -102,6 +104,9 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
     public mutating func hostEvent(_ event: PluginHostEvent) -> [PluginEffect]? {
         switch event {
         case .permission(let grant):
+            // Only while its question is open: otherwise `ctl permission` is the page's WebKit
+            // questions' (the profile's PermissionCenter).
+            guard asking else { return nil }
             return [.ask(action: "permission.answer", arguments: ["granted": .bool(grant)], call: nil)]
         case .rotatePushToken:
             return feed(.rotate)
@@ -115,7 +120,9 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
             return []
         case .custom(Self.deliverEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a push without an id or payload was ignored")] }
-            let foreground = data["foreground"]?.boolValue ?? (inForeground && isActive)
+            // iOS presents a push to the app (willPresent) whenever it is in the foreground,
+            // active or not (a blurred window is inactive, still in the foreground).
+            let foreground = data["foreground"]?.boolValue ?? inForeground
             return feed(.deliver(id: id, payload: payload, foreground: foreground))
         case .custom(Self.activateEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a notification action without an id or payload was ignored")] }
@@ -146,12 +153,14 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
             }
             return effects
         case ("permission.ask", .success(let value)), ("permission.answer", .success(let value)):
+            asking = false
             guard let word = value.objectValue?["receive"]?.stringValue, let answer = PushNotifications.Permission(rawValue: word),
                   answer != .prompt else { return [] }
             permission = answer
             guard machine?.waitingForPermission.isEmpty == false else { return [] }
             return run(.permissionAnswered(granted: answer == .granted))
         case ("permission.ask", .failure(let failure)):
+            asking = false
             // No one could be asked: the question is denied, and not remembered.
             return [.note("the notification permission could not be asked (\(failure.message)): denied")] + run(.permissionAnswered(granted: false))
         case ("token.make", .success(let value)):
@@ -203,6 +212,7 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
             guard let call = calls.removeValue(forKey: ticket) else { return [] }
             return [.reject(call, CapacitorError(message, code: code))]
         case .askPermission:
+            asking = true
             return [.ask(action: "permission.ask", arguments: ["appName": appName.map(JSONValue.string) ?? .null], call: nil)]
         case .makeToken:
             return [.ask(action: "token.make", arguments: [:], call: nil)]
