@@ -46,6 +46,10 @@ enum HostShellCommand {
           serve --homesec [--auth on|off] [--token T] [--port N] …
                                  Serve a HomeSec-like API (health, cameras, mobile devices) on
                                  loopback, for the reference Capacitor app and tests.
+          apns serve --team ID --key KEYID=PUBLIC.pem… [--sandbox-port N] [--production-port N] …
+                                 Apple's push provider API on loopback (HTTP/1.1, h2c, h2 over
+                                 TLS): provider tokens, headers and payloads checked as Apple
+                                 does, every push recorded, faults injectable.
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
                                  display) it runs a scripted tour and writes state.json and PNGs.
@@ -77,6 +81,7 @@ enum HostShellCommand {
             case "open": return try OpenCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
+            case "apns": return try APNsCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)
