@@ -11,11 +11,9 @@ final class TLSServerContext {
         cgtk_ssl_ctx_setup(context)  // and TLS 1.2 or later
         defer { ERR_clear_error() }
         guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
-            SSL_CTX_free(context)
             throw UsageError("--tls: \(certificate) is not a readable PEM certificate")
         }
         guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1, SSL_CTX_check_private_key(context) == 1 else {
-            SSL_CTX_free(context)
             throw UsageError("--tls: \(key) is not the PEM private key of \(certificate)")
         }
         SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
@@ -31,7 +29,7 @@ final class TLSServerContext {
         }, nil)
     }
 
-    deinit { SSL_CTX_free(context) }
+    deinit { SSL_CTX_free(context) }  // also when init throws: every stored property is set by then
 
     /// A server-side TLS session on a connected socket.
     func session(fd: Int32) -> OpaquePointer? {
