@@ -50,6 +50,9 @@ enum HostShellCommand {
                                  Apple's push provider API on loopback (HTTP/1.1, h2c, h2 over
                                  TLS): provider tokens, headers and payloads checked as Apple
                                  does, every push recorded, faults injectable.
+          hermes-gateway serve --secret S --team ID --key-id K --key-file P8 --topic B --apns-sandbox URL …
+                                 The Hermes push gateway (/register, /push with hpc1 capabilities)
+                                 in front of an APNs provider API such as "apns serve".
           demo [--headless] [--out DIR] [--device D]…
                                  Run the bundled reference Studio; headless (automatic without a
                                  display) it runs a scripted tour and writes state.json and PNGs.
@@ -82,6 +85,7 @@ enum HostShellCommand {
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "apns": return try APNsCommand.run(rest)
+            case "hermes-gateway": return try HermesGatewayCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)
