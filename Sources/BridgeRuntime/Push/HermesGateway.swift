@@ -49,7 +49,7 @@ public enum HermesGateway {
         guard let token = object["device_token"]?.stringValue, APNsDeviceToken.isWellFormed(token) else {
             return error(400, "device_token must be a device token (hex)")
         }
-        guard let given = object["capability"]?.stringValue, constantTimeEqual(given.lowercased(), capability(token)) else {
+        guard let given = object["capability"]?.stringValue, constantTimeEqual(given, capability(token)) else {
             return error(403, "the capability does not match this device token; register again")
         }
         guard let environment = object["apns_env"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:)) else {
