@@ -49,6 +49,7 @@ typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *messag
                                    GHashTable *query, gpointer user_data);
 typedef void (*CGtkAutomationStartedCallback)(WebKitWebContext *context, WebKitAutomationSession *session,
                                               gpointer user_data);
+typedef void (*CGtkActivateCallback)(GSimpleAction *action, GVariant *parameter, gpointer user_data);
 typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *session, gpointer user_data);
 
 /* g_signal_connect_data is reached through a macro in Swift's view; these fix the signal name and
@@ -56,6 +57,10 @@ typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *ses
 static inline gulong cgtk_connect_void(gpointer instance, const char *signal, CGtkVoidCallback cb,
                                        gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+/* A GAction's "activate" passes its parameter before user_data. */
+static inline gulong cgtk_connect_activate(GSimpleAction *action, CGtkActivateCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(action, "activate", G_CALLBACK(cb), data, destroy, 0);
 }
 /* "notify::PROPERTY" passes the GParamSpec before user_data: its own shape. */
 static inline gulong cgtk_connect_notify(gpointer instance, const char *property, CGtkNotifyCallback cb,
@@ -237,3 +242,13 @@ static inline void cgtk_ssl_ctx_setup(SSL_CTX *ctx) {
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);  /* also a macro over SSL_CTX_ctrl */
 }
 
+/* The Secret Service schema for a Capacitor app's HomeSecAuth entries, as iOS's keychain keys
+ * them: service `homesec`, the entry's account, and the app (its id), so apps never share. */
+static inline const SecretSchema *cgtk_homesec_schema(void) {
+    static const SecretSchema schema = {
+        "org.hostshell.HomeSecAuth", SECRET_SCHEMA_NONE,
+        { { "service", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "app", SECRET_SCHEMA_ATTRIBUTE_STRING },
+          { "account", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
+    };
+    return &schema;
+}
