@@ -39,6 +39,10 @@ struct FuzzSoakTests {
                 window.__corpus ??= await f.corpus();
                 return await f.burst({ seed: \(Self.seed), index: \(burst), count: \(Self.burstSize), corpus: window.__corpus });
                 """, sheet: sheet)
+            if summary.isEmpty {
+                let unanswered = try app.ctl(["eval"] + (sheet ? ["--sheet"] : []) + ["[...(window.__fuzzUnanswered ?? new Map()).values()].slice(0, 5)"])
+                Issue.record("burst \(burst) (seed \(Self.seed)): no summary; unanswered: \(unanswered.result ?? unanswered.error)")
+            }
             let violations = summary["violations"] as? [String] ?? ["no summary: \(summary)"]
             #expect(violations.isEmpty, "burst \(burst) (seed \(Self.seed)\(sheet ? ", sheet" : "")):\n\(violations.joined(separator: "\n"))")
             let count = summary["sent"] as? Int ?? 0
@@ -52,8 +56,13 @@ struct FuzzSoakTests {
             try checkInvariants(app, after: "burst \(burst) (seed \(Self.seed))")
             try settle(app, page)
         }
+        // auth/signed-out, kept out of the bursts: the host takes Studio's word, signs the page
+        // out and loads it again — a new document that negotiates again.
+        #expect(try app.ctl("eval", "window.__before = 1; window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: 'auth/signed-out', payload: {} }); true").status == 0)
+        #expect(try app.evalWhen("typeof window.__before === 'undefined'") as? Bool == true, "auth/signed-out did not load the page again")
+        _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true", timeout: 60)
         // Escape-heavy large messages: what they cost (reported, not asserted).
-        let heavy = try page.run("const f = await import('/__test/fuzz.js'); return [await f.escapeHeavy(20000), await f.escapeHeavy(170000)];")
+        let heavy = try page.run("const f = await import('/__test/fuzz.js'); return { small: await f.escapeHeavy(20000), large: await f.escapeHeavy(170000) };")
         print("FuzzSoakTests: fuzzed \(sent) messages (\(inSheet) in a sheet's page, \(raw) as forged raw text, largest raw text \(largest) UTF-16 units) "
               + "in \(Self.bursts) bursts; replies \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
         print("FuzzSoakTests: escape-heavy config/get (control characters, 6 bytes of JSON each): \(heavy)")

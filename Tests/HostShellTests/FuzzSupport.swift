@@ -47,7 +47,7 @@ struct PageScript {
 
     /// Runs `body` (the inside of an async function) in main's page or the shown sheet's, and
     /// returns its value, decoded from JSON. A thrown error comes back as `["error": text]`.
-    func run(_ body: String, sheet: Bool = false, timeout: Double = 120) throws -> [String: Any] {
+    func run(_ body: String, sheet: Bool = false, timeout: Double = 60) throws -> [String: Any] {
         let start = "window.__result = undefined; (async () => { \(body) })().then((v) => { window.__result = JSON.stringify(v ?? null); }, "
             + "(e) => { window.__result = JSON.stringify({ error: String(e && e.stack || e) }); }); true"
         let started = try app.ctl(["eval"] + (sheet ? ["--sheet"] : []) + [start])
