@@ -218,3 +218,14 @@ static inline const SecretSchema *cgtk_credential_schema(void) {
     };
     return &schema;
 }
+
+/* The Secret Service schema for a Capacitor app's HomeSecAuth entries, as iOS's keychain keys
+ * them: service `homesec`, the entry's account, and the app (its id), so apps never share. */
+static inline const SecretSchema *cgtk_homesec_schema(void) {
+    static const SecretSchema schema = {
+        "org.hostshell.HomeSecAuth", SECRET_SCHEMA_NONE,
+        { { "service", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "app", SECRET_SCHEMA_ATTRIBUTE_STRING },
+          { "account", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
+    };
+    return &schema;
+}

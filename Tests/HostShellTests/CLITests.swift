@@ -71,6 +71,16 @@ struct CLITests {
         #expect(run.lastLine == "255 passed, 0 failed")
     }
 
+    @Test("contract check runs the Capacitor wire corpus beside the Studio one")
+    func contractCheckCapacitor() throws {
+        let capacitor = HostShellBinary.root.appendingPathComponent("fixtures/contracts/capacitor-shell/wire-v1.json").path
+        let run = try HostShellBinary.run(["contract", "check", Self.corpus, capacitor])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("Capacitor wire cases: "))
+        #expect(run.lastLine.hasSuffix("passed, 0 failed"))
+        #expect(run.lastLine != "255 passed, 0 failed")
+    }
+
     @Test("contract check prints each failing case with expected and actual, and exits 1")
     func contractCheckReportsFailures() throws {
         // Expect the first case (config/get) to be malformed: the host will disagree.

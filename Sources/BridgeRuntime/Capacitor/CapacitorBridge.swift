@@ -107,6 +107,7 @@ public struct CapacitorBridge: Sendable {
             return carryOut(effects, from: index)
         case .host(let hostEvent):
             if case .timerFired = hostEvent { return [] }  // only through `.timerFired(Timer)`
+            if case .lifecycle = hostEvent { return broadcast(hostEvent) }
             for index in plugins.indices {
                 if let effects = plugins[index].hostEvent(hostEvent) { return carryOut(effects, from: index) }
             }
@@ -118,6 +119,19 @@ public struct CapacitorBridge: Sendable {
     }
 
     private func index(of plugin: String) -> Int? { plugins.firstIndex { $0.name == plugin } }
+
+    /// The window's lifecycle is every plugin's to see (App answers for it; PushNotifications
+    /// judges from it whether a push arrives in the foreground); unhandled only if none takes it.
+    private mutating func broadcast(_ hostEvent: PluginHostEvent) -> [Effect] {
+        var out: [Effect] = []
+        var taken = false
+        for index in plugins.indices {
+            guard let effects = plugins[index].hostEvent(hostEvent) else { continue }
+            taken = true
+            out += carryOut(effects, from: index)
+        }
+        return taken ? out : [.unhandled(hostEvent)]
+    }
 
     private mutating func receive(_ call: CapacitorCall) -> [Effect] {
         guard let index = index(of: call.pluginId) else {
@@ -241,5 +255,8 @@ public struct CapacitorBridge: Sendable {
 public enum CapacitorPlugins {
     public static let builtIn: [any CapacitorPlugin.Type] = [
         AppPlugin.self,
+        HomeSecAuthPlugin.self,
+        HomeSecDevicePlugin.self,
+        PushNotificationsPlugin.self,
     ]
 }

@@ -65,6 +65,9 @@ public enum ControlCommand: Sendable, Equatable {
     case permission(grant: Bool)
     /// Give the app's push registration a new device token (as a reinstall or a restore would).
     case rotatePushToken
+    /// A push for a Capacitor app, with its whole APNs payload: `deliver` (it arrives) or `tap`
+    /// (a person opens its notification) — the push side's entry points, for tests and pages.
+    case push(tap: Bool, payload: JSONObject)
     /// The saved-servers store changed (`server add`/`remove` say so over the app's instance
     /// socket): read it again and follow it — a new server can be switched to, a removed one is
     /// closed and its website data deleted before the answer.
@@ -72,6 +75,15 @@ public enum ControlCommand: Sendable, Equatable {
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
+
+        /// A change by its name, or `hide`/`show` for background/foreground (as a window is).
+        public init?(word: String) {
+            switch word {
+            case "hide": self = .background
+            case "show": self = .foreground
+            default: self.init(rawValue: word)
+            }
+        }
     }
 
     public enum SnapshotTarget: String, Sendable, Equatable {
@@ -83,7 +95,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token", "servers-changed"]
+                               "lifecycle", "permission", "push-token", "push", "servers-changed"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -174,8 +186,8 @@ public struct ControlRequest: Sendable, Equatable {
         case "memory-pressure": return .memoryPressure
         case "servers-changed": return .serversChanged
         case "lifecycle":
-            guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(rawValue:)) else {
-                throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(word:)) else {
+                throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", ")) (hide and show are background and foreground)")
             }
             return .lifecycle(change)
         case "permission":
@@ -187,6 +199,18 @@ public struct ControlRequest: Sendable, Equatable {
         case "push-token":
             guard object["action"]?.stringValue == "rotate" else { throw ControlError("push-token needs \"action\": rotate") }
             return .rotatePushToken
+        case "push":
+            let tap: Bool
+            switch object["action"]?.stringValue {
+            case "deliver": tap = false
+            case "tap": tap = true
+            default: throw ControlError("push needs \"action\": deliver or tap")
+            }
+            // The payload as an object, or as its JSON text (what `ctl push deliver '{…}'` sends).
+            let payload = object["payload"]?.objectValue
+                ?? object["payload"]?.stringValue.flatMap { (try? JSONParser.parse($0, maxDepth: 32))?.objectValue }
+            guard let payload else { throw ControlError("push needs \"payload\": the push's JSON object, e.g. {\"aps\":{\"alert\":\"Hi\"}}") }
+            return .push(tap: tap, payload: payload)
         case "events":
             guard let raw = object["kinds"] else { return .events(kinds: []) }
             guard let kinds = raw.arrayValue?.compactMap(\.stringValue), kinds.count == raw.arrayValue?.count,
@@ -283,9 +307,13 @@ extension ControlRequest {
         case "open-url": try one("url", "the tilecast-ios:// link")
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
-        case "lifecycle": try one("change", "background, foreground, blur or focus")
+        case "lifecycle": try one("change", "background (hide), foreground (show), blur or focus")
         case "permission": try one("answer", "grant or deny")
         case "push-token": try one("action", "rotate")
+        case "push":
+            guard rest.count == 2 else { throw ControlError("push takes two arguments: deliver or tap, and the payload's JSON") }
+            object["action"] = .string(rest[0])
+            object["payload"] = .string(rest[1])
         case "events":
             var kinds: [JSONValue] = []
             while let flag = rest.first {

@@ -79,7 +79,8 @@ public enum NavigationPolicy {
             if Self.isAbout("about:blank", url) || Self.isAbout("about:srcdoc", url)
                 || url.hasPrefixFoldingASCII("blob:") || url.hasPrefixFoldingASCII("data:") {
                 self = .local
-            } else if let origin = Origin(url: url) {
+            } else if let origin = Origin(url: url) ?? (Origin.defaultPort(server.scheme) == nil ? Origin(url: url, appScheme: server.scheme) : nil) {
+                // An app scheme's page (`capacitor://localhost`) is on its origin like a web one.
                 self = origin == server ? .sameOrigin : .otherOrigin
             } else if url.hasPrefixFoldingASCII("mailto:") {
                 self = .mail

@@ -28,6 +28,24 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         self = origin
     }
 
+    /// An app scheme's origin (`capacitor://localhost`): a scheme of the app's own, which has no
+    /// port. Nil for http(s) (use `init(scheme:host:port:)`) or a scheme or host that is not one.
+    public init?(appScheme scheme: String, host: String) {
+        let scheme = scheme.asciiLowercased()
+        guard Self.defaultPort(scheme) == nil, !host.isEmpty, let first = scheme.unicodeScalars.first, first.isASCIILetter,
+              scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) }) else { return nil }
+        self.scheme = scheme
+        self.host = host.asciiLowercased()
+        port = 0
+    }
+
+    /// The origin of `url` when it is on the app scheme `appScheme` (see `init(appScheme:host:)`).
+    public init?(url: String, appScheme: String) {
+        guard let parts = URLParts(url), parts.scheme == appScheme.asciiLowercased(), parts.port == nil,
+              let origin = Origin(appScheme: parts.scheme, host: parts.host) else { return nil }
+        self = origin
+    }
+
     static func defaultPort(_ scheme: String) -> Int? {
         switch scheme {
         case "http": return 80
@@ -36,7 +54,7 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var isDefaultPort: Bool { Self.defaultPort(scheme) == port }
+    public var isDefaultPort: Bool { (Self.defaultPort(scheme) ?? 0) == port }
 
     public static func == (a: Origin, b: Origin) -> Bool {
         a.port == b.port && a.scheme.isExactly(b.scheme) && a.host.isExactly(b.host)

@@ -135,7 +135,7 @@ extension ShellApp {
         case .permission(let grant):
             // WebKit's permission question open on the page shown (or the next one asked).
             ok(["message": .string(session.activePage.web.permissions.controlAnswer(grant))])
-        case .lifecycle, .rotatePushToken:
+        case .lifecycle, .rotatePushToken, .push:
             fail("a Studio has no use for this command: it is a Capacitor app's")
         case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
             fail("the host answers this command itself")  // never sent here

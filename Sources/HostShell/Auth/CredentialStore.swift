@@ -7,10 +7,7 @@ import Glibc
 /// profile directory. Chosen once at start-up and reported; `--credential-store` overrides.
 @MainActor
 final class CredentialStore {
-    enum Kind: String {
-        case secretService = "secret-service"
-        case file
-    }
+    typealias Kind = SecretStoreKind
 
     let kind: Kind
     /// Why this store was chosen, for the start-up report.
@@ -24,38 +21,18 @@ final class CredentialStore {
     /// `preference`: "auto" (the Secret Service if it answers, else the file), "secret-service"
     /// (fail clearly if it does not answer), or "file".
     static func choose(_ preference: String) throws(UsageError) -> CredentialStore {
-        switch preference {
-        case "file":
-            return CredentialStore(kind: .file, reason: "in owner-only files in each server's profile (--credential-store file)")
-        case "secret-service", "auto":
-            if let problem = secretServiceProblem() {
-                if preference == "secret-service" {
-                    throw UsageError("--credential-store secret-service: no Secret Service answers (\(problem)). Unlock your keyring, or use --credential-store file.")
-                }
-                return CredentialStore(kind: .file, reason: "in owner-only files in each server's profile, because no Secret Service answers (\(problem))")
-            }
-            return CredentialStore(kind: .secretService, reason: "in the Secret Service (your keyring)")
-        default:
-            throw UsageError("--credential-store takes auto, secret-service or file")
-        }
+        let choice = try SecretStoreKind.choose(preference, files: "in each server's profile", problem: secretServiceProblem)
+        return CredentialStore(kind: choice.kind, reason: choice.reason)
     }
 
     /// Nil when the Secret Service answers a lookup; else what went wrong.
     static func secretServiceProblem() -> String? {
-        var error: UnsafeMutablePointer<GError>?
-        let probe = secret_password_lookupv_sync(cgtk_credential_schema(), attributes(for: "hostshell-probe"), nil, &error)
-        if let probe { secret_password_free(probe) }
-        guard let error else { return nil }
-        let message = String(cString: error.pointee.message)
-        g_error_free(error)
-        return message
+        keyring.problem(probing: attributes(for: "hostshell-probe"))
     }
 
-    private static func attributes(for server: String) -> OpaquePointer {
-        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
-        g_hash_table_insert(table, g_strdup("server"), g_strdup(server))
-        return table
-    }
+    private static var keyring: SecretService { SecretService(schema: cgtk_credential_schema()) }
+
+    private static func attributes(for server: String) -> [String: String] { ["server": server] }
 
     static func filePath(for server: String) -> String {
         ServerStoreFile.profileDirectories(for: server).data + "/credential.json"
@@ -68,18 +45,13 @@ final class CredentialStore {
         let text: String
         switch kind {
         case .secretService:
-            var error: UnsafeMutablePointer<GError>?
-            let table = Self.attributes(for: server)
-            defer { g_hash_table_unref(table) }
-            guard let secret = secret_password_lookupv_sync(cgtk_credential_schema(), table, nil, &error) else {
-                if let error {
-                    printError("hostshell: warning: reading the credential for \(server) from the keyring failed: \(String(cString: error.pointee.message))")
-                    g_error_free(error)
-                }
+            do throws(SecretStoreFailure) {
+                guard let secret = try Self.keyring.lookup(Self.attributes(for: server)) else { return nil }
+                text = secret
+            } catch {
+                printError("hostshell: warning: \(error.message) (the credential for \(server))")
                 return nil
             }
-            text = String(cString: secret)
-            secret_password_free(secret)
         case .file:
             let path = Self.filePath(for: server)
             guard access(path, F_OK) == 0, let bytes = try? FileReading.bytes(path, limit: Credential.maxStoredBytes) else { return nil }
@@ -97,14 +69,10 @@ final class CredentialStore {
         let text = JSONWriter.string(credential.json)
         switch kind {
         case .secretService:
-            var error: UnsafeMutablePointer<GError>?
-            let table = Self.attributes(for: server)
-            defer { g_hash_table_unref(table) }
-            let ok = secret_password_storev_sync(cgtk_credential_schema(), table, nil, "HostShell: \(label)", text, nil, &error)
-            if ok == 0 {
-                let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-                if let error { g_error_free(error) }
-                throw UsageError("could not save the credential in the keyring: \(reason)")
+            do throws(SecretStoreFailure) {
+                try Self.keyring.store(Self.attributes(for: server), label: "HostShell: \(label)", secret: text)
+            } catch {
+                throw UsageError("could not save the credential: \(error.message)")
             }
         case .file:
             try AtomicFile.write(Array(text.utf8), to: Self.filePath(for: server), what: "the credential")
@@ -114,11 +82,7 @@ final class CredentialStore {
     /// Forgets the server's credential (sign-out, removal). Also clears the other store's copy,
     /// so switching stores never leaves a credential behind.
     static func delete(_ server: String) {
-        let table = attributes(for: server)
-        defer { g_hash_table_unref(table) }
-        var error: UnsafeMutablePointer<GError>?
-        _ = secret_password_clearv_sync(cgtk_credential_schema(), table, nil, &error)
-        if let error { g_error_free(error) }
+        try? keyring.clear(attributes(for: server))
         unlink(filePath(for: server))
     }
 }

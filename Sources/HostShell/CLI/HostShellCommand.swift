@@ -31,11 +31,18 @@ enum HostShellCommand {
                                  website data; --control serves the control interface on a Unix
                                  socket; --check reports what shows and exits; --automation
                                  lets WebKitWebDriver drive its page (browserName "hostshell").
+          capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [--device D]
+                    [--control SOCKET] [--bridge-log FILE] [--automation] [--check] …
+                                 Run a Capacitor app as its iOS shell does: its bundle from
+                                 capacitor://localhost (or a dev server), the Capacitor runtime
+                                 and plugins, its own profile per app id (see capacitor --help).
           kiosk [SERVER] [--chrome] [--cursor-timeout S] [--control SOCKET]
                                  Run a saved server's Studio unattended: full screen, no native
                                  chrome, pointer hidden, failures retried, screen kept awake.
           open-url 'tilecast-ios://open?installation=…&path=…'
-                                 Open a deep link in the running app (or start it with the link).
+                                 Open a deep link in the running app (or start it with the link);
+                                 a link of a running Capacitor app's scheme (homesec://…) goes
+                                 to that app as appUrlOpen.
           ctl SOCKET COMMAND [ARGS…]
                                  Read or drive a running app: state, tap, back, switch-server,
                                  reload, wait, snapshot, eval, events … (see hostshell ctl).
@@ -75,6 +82,7 @@ enum HostShellCommand {
             case "probe": return try ProbeCommand.run(rest)
             case "server": return try ServerCommand.run(rest)
             case "open": return try OpenCommand.run(rest)
+            case "capacitor": return try CapacitorCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)

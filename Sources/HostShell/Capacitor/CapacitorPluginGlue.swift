@@ -41,6 +41,7 @@ struct CapacitorGlueContext {
 @MainActor
 enum CapacitorPluginGlues {
     static let all: [String: @MainActor (CapacitorGlueContext) -> any CapacitorPluginGlue] = [
-        :
+        HomeSecAuth.pluginName: { HomeSecAuthGlue($0) },
+        PushNotifications.pluginName: { PushNotificationsGlue($0) },
     ]
 }

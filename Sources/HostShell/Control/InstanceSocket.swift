@@ -70,6 +70,12 @@ enum OpenURLCommand {
         guard arguments.count == 1, let url = arguments.first, !url.hasPrefix("-") else {
             throw UsageError("usage: hostshell open-url 'tilecast-ios://open?installation=UUID&path=/studio/path'")
         }
+        // A link of a scheme a running Capacitor app handles (`homesec://…`) goes to that app.
+        if let code = try CapacitorInstance.forward(url) { return code }
+        if let scheme = CapacitorURL.scheme(of: url), scheme != "tilecast-ios", scheme != "http", scheme != "https" {
+            printError("hostshell: no Capacitor app that handles \(TerminalText.escaped(scheme)): links is running; start it with hostshell capacitor PROJECT --open-url LINK")
+            return ExitCode.failure
+        }
         if let socket = try? UnixSocket(connectingTo: InstanceSocket.path) {
             try socket.send(JSONWriter.string(["command": "open-url", "url": .string(url)]))
             let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)

@@ -7,9 +7,13 @@ import Foundation
 /// starts its own Xvfb, runs the scripted tour on each device, writes `state.json` and a PNG per
 /// step to `--out`, prints a summary, and exits 0 only if every step did what it should.
 enum DemoCommand {
-    static let usage = "usage: hostshell demo [--headless] [--out DIR] [--device phone|tablet|desktop]… [--step-timeout SECONDS]"
+    static let usage = """
+        usage: hostshell demo [--headless] [--out DIR] [--device phone|tablet|desktop]… [--step-timeout SECONDS]
+               hostshell demo --capacitor [--headless] [--out DIR] [--step-timeout SECONDS]  (the reference Capacitor app)
+        """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments.contains("--capacitor") { return try CapacitorDemoCommand.run(arguments) }
         var headless = false
         var out = "demo-out"
         var devices: [DeviceProfile] = []
@@ -17,6 +21,9 @@ enum DemoCommand {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
+            case "--help", "-h":
+                printOut(usage)
+                return ExitCode.success
             case "--headless": headless = true
             case "--out":
                 guard let value = rest.popFirst(), !value.isEmpty else { throw UsageError("--out takes a directory") }

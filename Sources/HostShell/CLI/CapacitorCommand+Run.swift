@@ -1,0 +1,86 @@
+import BridgeRuntime
+import CGtk
+import Foundation
+
+extension CapacitorCommand {
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        guard let options = try parse(arguments) else {
+            printOut(usage)
+            return ExitCode.success
+        }
+        let launch = try launch(options)
+        let secrets = try MainActor.assumeIsolated { () -> Result<String, UsageError> in
+            do throws(UsageError) { return .success(try CapacitorSecretStores.choose(options.credentialStore)) } catch { return .failure(error) }
+        }.get()
+        printError("hostshell: \(TerminalText.escaped(launch.displayName)) (\(launch.appId)) from \(TerminalText.escaped(launch.source)), at \(launch.startURL)")
+        printError("hostshell: HomeSecAuth keeps its entries \(secrets)")
+        let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
+            || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        let display = options.check && !hasDisplay ? try HeadlessDisplay.start() : nil
+        defer { display?.stop() }
+        let attended = display == nil
+        try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
+        return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
+            let loop = g_main_loop_new(nil, 0)
+            if let bridgeLog = options.bridgeLog {
+                do throws(UsageError) { BridgeLogFile.current = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
+            }
+            defer { BridgeLogFile.current?.close() }
+            if options.automation { AutomationHost.enable() }  // before the page is built
+            var environment = AppEnvironment.current()
+            environment.attended = attended
+            let scheme: CapacitorScheme?
+            do throws(UsageError) {
+                scheme = try launch.webDir.map { dir throws(UsageError) in
+                    try CapacitorScheme.serve(scheme: launch.origin.scheme, host: launch.origin.host, webDir: dir)
+                }
+            } catch { return .failure(error) }
+            let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector)
+            var server: ControlServer?
+            if let control = options.control {
+                let handler = ControlHandler(app: app, allowEval: options.allowEval)
+                do throws(UsageError) {
+                    server = try ControlServer(path: control) { request, answer in handler.handle(request, answer: answer) }
+                } catch {
+                    return .failure(error)
+                }
+            }
+            environment.automation?.serve(view: { [weak app] in app?.page.view }, close: { g_main_loop_quit(loop) })
+            let instances = CapacitorInstance.serve(app)
+            defer {
+                server?.stop()
+                for instance in instances { instance.stop() }
+            }
+            for signal in [SIGTERM, SIGINT] {
+                g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
+            }
+            var exitCode = ExitCode.success
+            if options.check {
+                var done = false
+                @MainActor func report(_ ok: Bool) {
+                    guard !done else { return }
+                    done = true
+                    printJSON(JSONWriter.string(HostState.json(app)))
+                    exitCode = ok ? ExitCode.success : ExitCode.failure
+                    g_main_loop_quit(loop)
+                }
+                app.onScreenChanged = {
+                    switch app.screen.name {
+                    case "page": report(true)
+                    case "error": report(false)
+                    default: break
+                    }
+                }
+                MainLoop.after(milliseconds: UInt32(options.timeout * 1000)) { report(false) }
+            } else {
+                onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
+            }
+            // The launch URL is the plugin's before the page asks for it.
+            if let link = options.openURL { app.openURL(link, launch: true) }
+            app.start()
+            g_main_loop_run(loop)
+            app.close()
+            return .success(exitCode)
+        }.get()
+    }
+}

@@ -1,0 +1,151 @@
+import BridgeRuntime
+import CGtk
+
+/// What `hostshell capacitor` decided about the app before anything is shown.
+struct CapacitorLaunch {
+    /// Identity and configuration, for the plugins.
+    let info: CapacitorAppInfo
+    /// The app id its profile is named by.
+    let appId: String
+    /// The name the window and the screens use.
+    let displayName: String
+    /// The first address the page loads: the app scheme's root, or the dev server.
+    let startURL: String
+    /// `location.origin` of the app's documents, and as an `Origin` for the navigation policy.
+    let originText: String
+    let origin: Origin
+    /// The web directory served on the app scheme (nil with a dev server).
+    let webDir: String?
+    let device: DeviceProfile
+    /// Where the configuration came from, for `ctl state` and the first line printed.
+    let source: String
+    /// Schemes of links the app handles (`homesec` of `homesec://…`).
+    let linkSchemes: [String]
+
+    /// The app's own profile: one per app id, under `hostshell/apps/`, apart from Studio's
+    /// `hostshell/servers/`.
+    var dataDirectory: String { String(cString: g_get_user_data_dir()) + "/hostshell/apps/" + appId }
+    var cacheDirectory: String { String(cString: g_get_user_cache_dir()) + "/hostshell/apps/" + appId }
+}
+
+/// A Capacitor app as the host core sees it (`HostedApp`): its window (a `HostWindow` with a
+/// `ScreenView`), its one `CapacitorPage` on the app's own profile, the loading screens
+/// (`CapacitorLoading`), the window's focus and visibility for the App plugin
+/// (`CapacitorWindowWatch`), and its control commands (`CapacitorApp+Control`).
+@MainActor
+final class CapacitorApp: HostedApp {
+    let environment: AppEnvironment
+    let launch: CapacitorLaunch
+    let window: HostWindow
+    let page: CapacitorPage
+    private let screenView: ScreenView
+    private(set) var loading: CapacitorLoading
+    private var windowWatch: CapacitorWindowWatch?
+    /// Who drives the App plugin's lifecycle: the window, until a control command does.
+    var lifecycleSource = "window"
+    /// Links the app was asked to open, newest last (for `ctl state`).
+    var linksOpened: [String] = []
+    let scheme: CapacitorScheme?
+    /// Called whenever the screen changes (`--check`).
+    var onScreenChanged: (() -> Void)?
+
+    var windowWidget: WidgetPointer { window.window }
+    var mainWebPage: WebPage { page.web }
+    var screen: Screen { loading.screen }
+
+    init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false) {
+        self.launch = launch
+        self.environment = environment
+        self.scheme = scheme
+        loading = CapacitorLoading(appName: launch.displayName)
+        let session = environment.automation?.networkSession ?? ProfileSession.make(data: launch.dataDirectory, cache: launch.cacheDirectory)
+        let trust = PageTrust(origin: launch.origin, handsOut: true, profileId: nil, handoff: environment.handoff,
+                              attended: environment.attended, name: launch.displayName)
+        var windowRef: (() -> WidgetPointer?)?
+        var postRef: ((PluginHostEvent) -> Void)?
+        page = CapacitorPage(app: launch.info, origin: launch.originText, session: session, automation: environment.automation != nil,
+                             environment: environment, trust: trust) { page in
+            CapacitorGlueContext(app: launch.info, dataDirectory: launch.dataDirectory, attended: environment.attended,
+                                 environment: environment, window: { windowRef?() }, post: { postRef?($0) })
+        }
+        let settings = webkit_web_view_get_settings(page.view)
+        webkit_settings_set_user_agent(settings, launch.device.userAgent)
+        if inspector { webkit_settings_set_enable_developer_extras(settings, 1) }
+        let webWidget = cgtk_widget(UnsafeMutableRawPointer(page.view))!
+        gtk_widget_set_hexpand(webWidget, 1)
+        gtk_widget_set_vexpand(webWidget, 1)
+        screenView = ScreenView(content: webWidget)
+        let size = launch.device.windowSize
+        window = HostWindow(content: screenView.widget, title: launch.displayName, subtitle: launch.originText, size: size)
+        windowRef = { [weak self] in self?.window.window }
+        postRef = { [weak self] event in self?.page.post(event) }
+        page.host = self
+        screenView.onRetry = { [weak self] in self?.loadingEvent(.retry) }
+    }
+
+    func start() {
+        screenView.show(loading.screen)
+        window.present()
+        windowWatch = CapacitorWindowWatch(window: window.window) { [weak self] changes in
+            guard let self, self.lifecycleSource == "window" else { return }
+            for change in changes { self.page.post(.lifecycle(change)) }
+        }
+        loadingEvent(.start)
+        page.load(launch.startURL)
+    }
+
+    /// A link for the app: as the launch URL before the page runs, else `appUrlOpen`.
+    func openURL(_ url: String, launch isLaunch: Bool) {
+        linksOpened.append(url)
+        if linksOpened.count > 20 { linksOpened.removeFirst() }
+        page.post(.openURL(url, launch: isLaunch))
+    }
+
+    func close() {
+        windowWatch = nil
+        page.close()
+    }
+
+    func loadingEvent(_ event: CapacitorLoading.Event) {
+        let before = loading.screen
+        for effect in loading.reduce(event) {
+            switch effect {
+            case .reload: page.load(page.web.uri.flatMap { $0.isEmpty ? nil : $0 } ?? launch.startURL)
+            }
+        }
+        if loading.screen != before {
+            screenView.show(loading.screen)
+            onScreenChanged?()
+        }
+    }
+
+    func stateMembers() -> JSONObject {
+        var app: JSONObject = ["id": .string(launch.appId), "name": .string(launch.displayName), "origin": .string(launch.originText),
+                               "startUrl": .string(launch.startURL), "config": .string(launch.source),
+                               "linkSchemes": .array(launch.linkSchemes.map(JSONValue.string)),
+                               "apnsEnvironment": .string(launch.info.apnsEnvironment), "dataDirectory": .string(launch.dataDirectory)]
+        app["webDir"] = launch.webDir.map(JSONValue.string) ?? .null
+        app["scheme"] = scheme?.json ?? .null
+        var capacitor = page.json
+        capacitor["lifecycleSource"] = .string(lifecycleSource)
+        capacitor["window"] = windowWatch?.json ?? .null
+        capacitor["linksOpened"] = .array(linksOpened.map(JSONValue.string))
+        let size = window.size
+        return ["app": .object(app), "capacitor": .object(capacitor), "device": .string(launch.device.rawValue),
+                "window": ["width": .number(Double(size.width)), "height": .number(Double(size.height))]]
+    }
+}
+
+extension CapacitorApp: CapacitorPageHost {
+    func capacitorPageCommitted(_ page: CapacitorPage, status: Int, uri: String) { loadingEvent(.committed(status: status, uri: uri)) }
+    func capacitorPageFinished(_ page: CapacitorPage) { loadingEvent(.finished) }
+    func capacitorPageFailed(_ page: CapacitorPage, reason: String, uri: String) { loadingEvent(.failed(reason: reason, uri: uri)) }
+    func capacitorPageProcessEnded(_ page: CapacitorPage, reason: WebKitWebProcessTerminationReason) {
+        let end: WebProcessEnd = switch reason {
+        case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemory
+        case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByHost
+        default: .crashed
+        }
+        loadingEvent(.processEnded(end, at: monotonicSeconds()))
+    }
+}
