@@ -6,10 +6,11 @@ import Testing
 /// checks the app after each: it answers `ctl state`, the state holds together, nothing critical
 /// was logged (live tests run with G_DEBUG=fatal-criticals, so a critical also ends the process).
 /// Bounded by message counts; the seed is printed so a failure can be repeated:
-/// `HOSTSHELL_FUZZ_SEED=N scripts/test --filter FuzzSoakTests`.
+/// `HOSTSHELL_FUZZ_SEED=N scripts/test --filter FuzzSoakTests`. The fuzz and the soak each run
+/// their own app and server, so they run side by side (what they add to `scripts/test` is the
+/// longer of the two).
 @Suite("Live fuzzer and soak (real WebKit)",
-       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
-       .serialized)
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
 struct FuzzSoakTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seed: UInt32 = environment["HOSTSHELL_FUZZ_SEED"].flatMap { UInt32($0) } ?? UInt32.random(in: 1 ... .max)
