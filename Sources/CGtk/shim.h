@@ -38,6 +38,7 @@ typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *messag
                                    GHashTable *query, gpointer user_data);
 typedef void (*CGtkAutomationStartedCallback)(WebKitWebContext *context, WebKitAutomationSession *session,
                                               gpointer user_data);
+typedef void (*CGtkActivateCallback)(GSimpleAction *action, GVariant *parameter, gpointer user_data);
 typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *session, gpointer user_data);
 
 /* g_signal_connect_data is reached through a macro in Swift's view; these fix the signal name and
@@ -45,6 +46,10 @@ typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *ses
 static inline gulong cgtk_connect_void(gpointer instance, const char *signal, CGtkVoidCallback cb,
                                        gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+/* A GAction's "activate" passes its parameter before user_data. */
+static inline gulong cgtk_connect_activate(GSimpleAction *action, CGtkActivateCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(action, "activate", G_CALLBACK(cb), data, destroy, 0);
 }
 /* "notify::PROPERTY" passes the GParamSpec before user_data: its own shape. */
 static inline gulong cgtk_connect_notify(gpointer instance, const char *property, CGtkNotifyCallback cb,

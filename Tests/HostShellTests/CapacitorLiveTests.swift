@@ -35,6 +35,13 @@ struct CapacitorLiveTests {
         let headers = try #require(try app.evalWhen("JSON.stringify(Capacitor.PluginHeaders.find((h) => h.name === 'App'))") as? String)
         #expect(headers.contains(#"{"name":"addListener"}"#) && headers.contains(#"{"name":"getState","rtype":"promise"}"#), "\(headers)")
 
+        // Tests share one display and run side by side: another app's window may take the focus
+        // at any time. A control command takes the lifecycle over from the window (and is what
+        // this test drives), so start from "active" by saying so, and forget what came before.
+        #expect(try app.ctl("lifecycle", "focus").status == 0)
+        _ = try app.state("capacitor.plugins.App.lifecycle=active", "capacitor.lifecycleSource=control")
+        _ = try app.ctl("eval", "window.__test.events.length = 0")
+
         // A promise call's round trip, and string callback ids.
         let answer = try Self.run(app, "window.__r = undefined; window.__test.App.getState().then((r) => { window.__r = r; })", until: "window.__r")
         #expect((answer as? [String: Any])?["isActive"] as? Bool == true)
@@ -175,7 +182,7 @@ struct CapacitorLiveTests {
         let noDir = try HostShellBinary.run(["capacitor", empty.path, "--check"])
         #expect(noDir.status == 2 && noDir.stderr.contains("cannot be used"), "\(noDir.stderr)")
         for (arguments, message) in [(["--url", "ftp://x"], "--url takes"), (["--apns-environment", "moon"], "--apns-environment takes"),
-                                     (["--app-id", "../x"], "not a bundle id"), (["--frobnicate"], "unknown option")] {
+                                     (["--app-id", "../x"], "not a bundle id"), (["--frobnicate"], "does not take \"--frobnicate\"")] {
             let run = try HostShellBinary.run(["capacitor", Self.project] + arguments)
             #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }

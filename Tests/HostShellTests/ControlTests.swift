@@ -12,14 +12,14 @@ final class RunningApp {
     /// How much of the log there was when the test killed the app (see `kill`).
     private var loggedBeforeKill: Int?
 
-    init(home: TemporaryHome, arguments: [String], command: String = "open") throws {
+    init(home: TemporaryHome, arguments: [String], command: String = "open", environment: [String: String] = [:]) throws {
         self.home = home
         logFile = home.root.appendingPathComponent("app-\(UUID().uuidString.prefix(8)).log")
         try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
         socket = home.root.appendingPathComponent("control.sock").path
         process.executableURL = HostShellBinary.url
         process.arguments = [command, "--control", socket] + arguments
-        process.environment = HostShellBinary.environment(home.environment)
+        process.environment = HostShellBinary.environment(home.environment.merging(environment) { $1 })
         // Everything the app prints, for tests that check what it logs.
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)

@@ -110,6 +110,14 @@ struct DemoTourTests {
             let png = try Data(contentsOf: out.appendingPathComponent(file))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(file) is a PNG")
         }
+        // Each step's picture shows what that step did: no two are the same, on either device.
+        for device in ["phone", "desktop"] {
+            let files = try #require((devices[device] as? [String: Any])?["steps"] as? [[String: Any]]).compactMap { $0["screenshot"] as? String }
+            let pictures = try files.map { try Data(contentsOf: out.appendingPathComponent($0)) }
+            for i in pictures.indices { for j in pictures.indices where j > i {
+                #expect(pictures[i] != pictures[j], "\(files[i]) and \(files[j]) are the same picture")
+            } }
+        }
     }
 }
 

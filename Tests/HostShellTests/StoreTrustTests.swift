@@ -27,13 +27,14 @@ func runBounded(_ arguments: [String], environment: [String: String], timeout: D
 
 @Suite("hostshell server: the store under concurrency and damage", .serialized)
 struct StoreTrustTests {
-    @Test("parallel server add: every one that says Saved is kept")
+    @Test("parallel server add: every one that says Saved is kept, and one installation is saved once")
     func parallelAdds() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        let servers = try (0..<5).map { _ in try ReferenceServer() }
+        let servers = try (0..<5).map { index in try ReferenceServer(installation: "00000000-0000-4000-8000-00000000000\(index)") }
         defer { servers.forEach { $0.stop() } }
-        // Ten different addresses (each server by two names), added all at once.
+        // Ten different addresses (each server by two names), added all at once: of each server's
+        // two names exactly one is saved, the other refused as the same installation.
         let addresses = servers.flatMap { [$0.url, $0.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")] }
         let processes = try addresses.enumerated().map { index, address in
             let process = Process()
@@ -46,11 +47,15 @@ struct StoreTrustTests {
         }
         for process in processes { try process.run() }
         for process in processes { process.waitUntilExit() }
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(processes.map(\.terminationStatus))")
+        let statuses = processes.map(\.terminationStatus)
+        #expect(statuses.filter { $0 == 0 }.count == servers.count && statuses.filter { $0 == 1 }.count == servers.count, "\(statuses)")
         let listed = try HostShellBinary.run(["server", "list", "--json"], environment: home.environment)
         let saved = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-        #expect(Set(saved.compactMap { $0["address"] as? String }) == Set(addresses), "\(saved.count) of \(addresses.count) kept")
-        #expect(Set(saved.compactMap { $0["id"] as? String }).count == addresses.count, "every id is its own")
+        let savedAddresses = Set(saved.compactMap { $0["address"] as? String })
+        let said = Set(zip(addresses, statuses).filter { $0.1 == 0 }.map(\.0))
+        #expect(savedAddresses == said, "\(saved.count) of \(said.count) that said Saved kept")
+        #expect(Set(saved.compactMap { $0["installationId"] as? String }).count == servers.count, "each installation once")
+        #expect(Set(saved.compactMap { $0["id"] as? String }).count == saved.count, "every id is its own")
     }
 
     @Test("a writer waits for the lock, and a lock holder that is killed does not block anyone")

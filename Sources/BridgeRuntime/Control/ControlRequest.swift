@@ -72,6 +72,9 @@ public enum ControlCommand: Sendable, Equatable {
     /// socket): read it again and follow it — a new server can be switched to, a removed one is
     /// closed and its website data deleted before the answer.
     case serversChanged
+    /// Trigger one of the app's actions (`AppAction`: new-window, close-window, quit, reload,
+    /// shortcuts, about, …) as its menu item or key would.
+    case action(name: String)
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
@@ -95,7 +98,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token", "push", "servers-changed"]
+                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -185,6 +188,7 @@ public struct ControlRequest: Sendable, Equatable {
         case "sheet-dismiss": return .sheetDismiss
         case "memory-pressure": return .memoryPressure
         case "servers-changed": return .serversChanged
+        case "action": return .action(name: try string("name"))
         case "lifecycle":
             guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(word:)) else {
                 throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", ")) (hide and show are background and foreground)")
@@ -287,6 +291,13 @@ public struct ControlRequest: Sendable, Equatable {
 }
 
 extension ControlRequest {
+    /// The options each of `ctl`'s words takes, where the words after it are not free text (a
+    /// script, a scanned value, file names): any other option there is refused by name.
+    static let wordOptions: [String: [String]] = [
+        "wait": ["--timeout"], "snapshot": ["--page"], "events": ["--kind"], "state": [], "back": [], "reload": [],
+        "tap": [], "switch-server": [], "menu-open": [], "menu": [], "alert": [], "share": [], "sheet-action": [],
+    ]
+
     /// `hostshell ctl`'s words as a request line: `state`, `tap DEST`, `back`, `switch-server ID`,
     /// `reload`, `wait PATH=VALUE… [--timeout S]` (VALUE is JSON when it parses as JSON, else a
     /// string), `snapshot PATH [--page]`, `eval [--sheet] SCRIPT`, or a whole JSON request as one word.
@@ -294,6 +305,9 @@ extension ControlRequest {
         guard let name = arguments.first else { throw ControlError("name a command: \(ControlCommand.names.joined(separator: ", "))") }
         if name.hasPrefix("{") { return name }
         var rest = Array(arguments.dropFirst())
+        if let known = wordOptions[name], let unknown = rest.first(where: { CommandLineRules.looksLikeOption($0) && !known.contains($0) }) {
+            throw ControlError(CommandLineRules.unknownOptionMessage(unknown, command: "ctl \(name)", known: known, help: "hostshell ctl --help"))
+        }
         var object: JSONObject = ["command": .string(name)]
         func one(_ key: String, _ what: String) throws(ControlError) {
             guard rest.count == 1 else { throw ControlError("\(name) takes one argument: \(what)") }
@@ -308,6 +322,7 @@ extension ControlRequest {
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
         case "lifecycle": try one("change", "background (hide), foreground (show), blur or focus")
+        case "action": try one("name", "the action: \(AppAction.names.joined(separator: ", "))")
         case "permission": try one("answer", "grant or deny")
         case "push-token": try one("action", "rotate")
         case "push":
@@ -374,7 +389,8 @@ extension ControlRequest {
             }
             object["until"] = .object(until)
         default:
-            throw ControlError("unknown command \"\(name)\"; commands: \(ControlCommand.names.joined(separator: ", "))")
+            let near = CommandLineRules.nearest(to: name, among: ControlCommand.names).map { "; did you mean \($0)?" } ?? ""
+            throw ControlError("unknown command \"\(name)\"\(near) Commands: \(ControlCommand.names.joined(separator: ", "))")
         }
         return JSONWriter.string(.object(object))
     }

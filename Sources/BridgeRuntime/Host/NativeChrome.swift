@@ -69,3 +69,13 @@ public enum IconTokens {
 
     public static func symbolicName(for token: String) -> String { symbolic[token] ?? generic }
 }
+
+extension NativeChrome {
+    /// What the chrome shows over `screen`: over an error screen nothing is selected and there
+    /// is no back bar (the page they belonged to is not there), as a GNOME app's error page
+    /// selects nothing; over the loading mark and the page, what the page said.
+    public func shown(over screen: Screen) -> NativeChrome {
+        guard case .error = screen else { return self }
+        return NativeChrome(layout: layout, selectedDestinationId: nil, backBar: nil)
+    }
+}

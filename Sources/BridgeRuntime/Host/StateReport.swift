@@ -10,8 +10,9 @@ public enum StateReport {
         Array((list + [item]).suffix(max(0, limit)))
     }
 
-    public static func json(_ session: PageSession) -> JSONValue {
-        let chrome = session.nativeChrome
+    /// `screen`: what the window shows over the page (an error screen selects nothing).
+    public static func json(_ session: PageSession, screen: Screen = .page) -> JSONValue {
+        let chrome = session.nativeChrome.shown(over: screen)
         var navigation = JSONObject()
         switch chrome.layout {
         case .none:

@@ -45,6 +45,9 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
         let host = parts.host
         guard isValidHost(host) else { return .failure(.invalid("\"\(host)\" is not a host name or address")) }
         if scheme.isExactly("http") && !isLocal(host) { return .failure(.publicHTTP(host: host)) }
+        if parts.port == 0 {
+            return .failure(.invalid("port 0 is not a port a server can be reached on; ports run from 1 to 65535"))
+        }
         guard let origin = Origin(scheme: scheme, host: host, port: parts.port) else {
             return .failure(.invalid("the port is out of range"))
         }

@@ -28,16 +28,27 @@ final class ShellApp {
     /// Ends the app (the command's main loop), with what to tell the person: the store it
     /// follows has no server left to show.
     var onQuit: ((String) -> Void)?
+    /// Ends the app as a person asked (Ctrl+Q, the last window closed): the command's loop.
+    var onExit: (() -> Void)?
     /// Set by `closeShown`: the session shown is closed and its view out of the window.
     private var shownClosed = false
     /// Servers removed from the store while the app ran (`followStore`).
     var forgotten = Set<String>()
 
+    /// The window size saved for the server shown (`window.json` in its profile), if any.
+    var remembered: RememberedWindowSize?
+    /// Counts size changes, so only the last of a burst (a drag) is saved.
+    var sizeGeneration = 0
+    /// The Keyboard Shortcuts and About windows while they are open.
+    var shortcutsWindow: WidgetPointer?
+    var aboutWindow: WidgetPointer?
+
     /// The process-wide services, handed to every session.
     let environment: AppEnvironment
 
     init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
-         credentials: CredentialStore, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk kioskOptions: KioskOptions? = nil) {
+         credentials: CredentialStore, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk kioskOptions: KioskOptions? = nil,
+         deviceAsked: Bool = true) {
         self.environment = environment
         self.records = records
         self.prewarmSheets = prewarmSheets
@@ -49,7 +60,13 @@ final class ShellApp {
                               networkSession: environment.networkSession(forServer: record.id), environment: environment,
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         networkSessions[record.id] = session.networkSession
-        window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized)
+        remembered = WindowSizeFile.load(serverId: record.id)
+        let starting = RememberedWindowSize.starting(remembered: remembered, device: device, deviceAsked: deviceAsked)
+        window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized,
+                              size: (starting.width, starting.height), kiosk: kioskOptions != nil)
+        if starting.maximized && kioskOptions == nil { gtk_window_maximize(cgtk_window(raw(window.window))) }
+        window.onAction = { [weak self] action in self?.perform(action) }
+        connectCloseRequest()
         kiosk = kioskOptions.map { KioskWindow(window.host, options: $0) }
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
         window.onSignIn = { [weak self] in self?.session.signIn() }
@@ -74,7 +91,10 @@ final class ShellApp {
         }
         window.setAccount(session.auth.summary, signedIn: session.auth.signedIn)
         // The layout follows the window's width, from the size it has now.
-        window.host.onSizeChanged = { [weak self] width, _ in self?.session.windowWidthChanged(width) }
+        window.host.onSizeChanged = { [weak self] width, _ in
+            self?.session.windowWidthChanged(width)
+            self?.windowSizeChanged()
+        }
         session.windowWidthChanged(window.host.size.width)
     }
 
@@ -121,10 +141,12 @@ final class ShellApp {
         let previousClosed = shownClosed
         shownClosed = false
         let previous = session
+        saveWindowSize()
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record), environment: environment,
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         attach(session)
+        remembered = WindowSizeFile.load(serverId: record.id)
         // Closed while its widgets are still in the window (its sheet and menus come out of
         // them); only then does the window let go of its view.
         if !previousClosed { previous.close() }

@@ -7,7 +7,7 @@ import BridgeRuntime
 enum ShellState {
     static func members(_ app: ShellApp) -> JSONObject {
         let session = app.session
-        var state = StateReport.json(session.page.session).objectValue ?? JSONObject()
+        var state = StateReport.json(session.page.session, screen: session.screen).objectValue ?? JSONObject()
         state["server"] = ["id": .string(session.record.id), "name": .string(session.record.name),
                            "address": .string(session.record.address.normalized),
                            "installationId": .string(session.record.identity.installationId)]
@@ -15,6 +15,7 @@ enum ShellState {
         let size = app.window.host.size
         state["window"] = ["width": .number(Double(size.width)), "height": .number(Double(size.height)),
                            "sizeClass": .string(session.adaptive.sizeClass.rawValue)]
+        state["desktop"] = app.desktopJSON
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))

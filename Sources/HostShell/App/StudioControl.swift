@@ -135,6 +135,14 @@ extension ShellApp {
         case .permission(let grant):
             // WebKit's permission question open on the page shown (or the next one asked).
             ok(["message": .string(session.activePage.web.permissions.controlAnswer(grant))])
+        case .action(let name):
+            guard let action = AppAction(rawValue: name) else {
+                return fail("no action \"\(name)\"; actions: \(AppAction.names.joined(separator: ", "))")
+            }
+            // Answered first: quitting ends the app (and its control socket) on the way.
+            guard window.actions.activate(action) || kiosk != nil else { return fail("this window does not offer \(name)") }
+            if kiosk != nil { return fail("a kiosk offers no app actions") }
+            ok(.null)
         case .lifecycle, .rotatePushToken, .push:
             fail("a Studio has no use for this command: it is a Capacitor app's")
         case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:

@@ -6,7 +6,7 @@ import Glibc
 /// encode the reply of typical messages. `scripts/bench` runs it on a release build beside the
 /// plain-C floor (`bench/codec_floor.c`) reading the same files.
 enum BenchCommand {
-    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL | hostshell bench upload ORIGIN FILE TOKEN | hostshell bench control SOCKET [--count N] | hostshell bench rendering"
+    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL | hostshell bench upload ORIGIN FILE TOKEN | hostshell bench capacitor WEB-DIR | hostshell bench control SOCKET [--count N] | hostshell bench rendering"
 
     /// The live host on one page (see `LiveBench`); needs a display.
     static func live(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -30,6 +30,7 @@ enum BenchCommand {
         if arguments == ["rendering"] { return rendering() }
         if arguments.first == "live" { return try live(Array(arguments.dropFirst())) }
         if arguments.first == "upload" { return try UploadBench.run(Array(arguments.dropFirst())) }
+        if arguments.first == "capacitor" { return try CapacitorBench.run(Array(arguments.dropFirst())) }
         if arguments.first == "control" { return try ControlBench.run(Array(arguments.dropFirst())) }
         guard arguments.first == "codec" else { throw UsageError(usage) }
         var seconds = 1.0
@@ -40,7 +41,7 @@ enum BenchCommand {
         while let argument = rest.popFirst() {
             switch argument {
             case "--seconds":
-                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                guard let value = rest.popFirst().flatMap({ CommandLineRules.seconds($0, in: 0.001...600) }) else {
                     throw UsageError("--seconds takes a number of seconds between 0 and 600")
                 }
                 seconds = value

@@ -14,6 +14,10 @@ enum CtlCommand {
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments.count == 1, CommandLineRules.asksForHelp(arguments) {
+            printOut(CommandCatalog.spec("ctl")!.helpText + "\n\n" + usage)
+            return ExitCode.success
+        }
         guard arguments.count >= 2 else { throw UsageError(usage) }
         if arguments[1] == "events" { return try events(socketPath: arguments[0], Array(arguments.dropFirst(2))) }
         let line: String
@@ -59,7 +63,7 @@ enum CtlCommand {
                 }
                 request += ["--kind", value]
             default:
-                throw UsageError("events takes --kind bridge|state, --count N and --timeout S, not \(argument)")
+                throw UsageError(CommandLineRules.unknownOptionMessage(argument, command: "ctl events", known: ["--kind", "--count", "--timeout"], help: "hostshell ctl --help"))
             }
         }
         let line: String

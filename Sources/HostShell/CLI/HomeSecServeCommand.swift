@@ -46,7 +46,7 @@ enum HomeSecServeCommand {
                 }
                 options.apiKey = value
             case "--port":
-                guard let value = rest.popFirst().flatMap(Int.init), (1...65535).contains(value) else {
+                guard let value = rest.popFirst().flatMap(CommandLineRules.port) else {
                     throw UsageError("--port takes a port number from 1 to 65535")
                 }
                 port = value

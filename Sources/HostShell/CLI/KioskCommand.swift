@@ -24,10 +24,8 @@ enum KioskCommand {
                     throw UsageError("--cursor-timeout takes a number of seconds from \(range.lowerBound) to \(Int(range.upperBound))")
                 }
                 options.cursorTimeout = value
-            case "--check", "--inspector", "--automation", "--open-url", "--timeout", "--no-prewarm":
+            case _ where CommandCatalog.kioskRefuses.contains(argument):
                 throw UsageError("kiosk does not take \(argument); \(usage)")
-            case "--help", "-h":
-                throw UsageError(usage)
             default:
                 rest.append(argument)
             }

@@ -18,6 +18,7 @@ enum OpenCommand {
                     kiosk: KioskOptions? = nil) throws(UsageError) -> Int32 {
         var id: String?
         var device = DeviceProfile.desktop
+        var deviceAsked = false
         var inspector = false
         var check = false
         var control: String?
@@ -36,6 +37,7 @@ enum OpenCommand {
                     throw UsageError("--device takes phone, tablet or desktop")
                 }
                 device = profile
+                deviceAsked = true
             case "--inspector": inspector = true
             case "--check": check = true
             case "--control":
@@ -60,7 +62,7 @@ enum OpenCommand {
                 }
                 credentialStore = value
             case "--timeout":
-                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                guard let value = rest.popFirst().flatMap({ CommandLineRules.seconds($0, in: 0.001...600) }) else {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
                 }
                 timeout = value
@@ -112,7 +114,8 @@ enum OpenCommand {
             var environment = AppEnvironment.current()
             environment.attended = attended
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
-                               environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk)
+                               environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
+                               deviceAsked: deviceAsked)
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)
@@ -157,6 +160,7 @@ enum OpenCommand {
             } else {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }
+            app.onExit = { g_main_loop_quit(loop) }
             // The store it follows has no server left to show.
             app.onQuit = { _ in
                 exitCode = ExitCode.failure

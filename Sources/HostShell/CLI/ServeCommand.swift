@@ -30,7 +30,7 @@ enum ServeCommand {
                 guard let value = rest.popFirst(), Patterns.isUUID(value) else { throw UsageError("--installation takes a UUID") }
                 installation = value.lowercased()
             case "--port":
-                guard let value = rest.popFirst().flatMap(Int.init), (1...65535).contains(value) else {
+                guard let value = rest.popFirst().flatMap(CommandLineRules.port) else {
                     throw UsageError("--port takes a port number from 1 to 65535")
                 }
                 port = value

@@ -58,8 +58,8 @@ enum ServerCommand {
         }
         let store = ServerStoreFile.standard
         // A quick look before the network: an address saved already is not checked again.
-        if let existing = try store.load().first(where: { $0.address.origin == address.origin }) {
-            return alreadySaved(address, existing)
+        if let conflict = ServerAddConflict.byAddress(address, in: try store.load()) {
+            return refused(address, conflict)
         }
         printOut("Checking \(address) …")
         let identity: ServerIdentity
@@ -73,14 +73,14 @@ enum ServerCommand {
         // server another `server add` saved meanwhile.
         let displayName = name ?? identity.organizationName
         let outcome = try store.update { (records: inout [ServerRecord]) -> AddOutcome in
-            if let existing = records.first(where: { $0.address.origin == address.origin }) { return .exists(existing) }
+            if let conflict = ServerAddConflict.check(address, identity: identity, in: records) { return .conflict(conflict) }
             let record = ServerRecord(id: ServerRecord.makeId(from: displayName, taken: Set(records.map(\.id))),
                                       name: displayName, address: address, identity: identity)
             records.append(record)
             return .saved(record)
         }
         switch outcome {
-        case .exists(let existing): return alreadySaved(address, existing)
+        case .conflict(let conflict): return refused(address, conflict)
         case .saved(let record):
             printOut("Saved \(TerminalText.escaped(record.name)) as \(record.id): \(address) (installation \(identity.installationId)).")
             if let problem = AppNotifier.serversChanged() {
@@ -90,10 +90,10 @@ enum ServerCommand {
         }
     }
 
-    private enum AddOutcome { case saved(ServerRecord), exists(ServerRecord) }
+    private enum AddOutcome { case saved(ServerRecord), conflict(ServerAddConflict) }
 
-    private static func alreadySaved(_ address: ServerAddress, _ existing: ServerRecord) -> Int32 {
-        printError("hostshell: \(address) is already saved as \(existing.id) (\(TerminalText.escaped(existing.name))).")
+    private static func refused(_ address: ServerAddress, _ conflict: ServerAddConflict) -> Int32 {
+        printError("hostshell: \(conflict.message(adding: address))")
         return ExitCode.failure
     }
 

@@ -34,7 +34,7 @@ enum DemoCommand {
                 }
                 devices.append(device)
             case "--step-timeout":
-                guard let value = rest.popFirst().flatMap(Double.init), value > 0, value <= 600 else {
+                guard let value = rest.popFirst().flatMap({ CommandLineRules.seconds($0, in: 0.001...600) }) else {
                     throw UsageError("--step-timeout takes a number of seconds between 0 and 600")
                 }
                 stepTimeout = value

@@ -62,17 +62,25 @@ final class Tour {
                    until: ["screen": "page", "negotiated": true, "navigation.selected": "overview"])
         guard passed else { return }
 
-        await send(.tap(destination: "screens"))
-        await step("tap-destination", "a native tap on Screens selected it and Studio followed",
-                   until: ["navigation.selected": "screens", "url": .string(base + "/screens")])
+        // Every step leaves the window looking different from every other, so each picture
+        // shows what that step did.
+        await send(.tap(destination: "media"))
+        await step("tap-destination", "a native tap on Media selected it and Studio followed",
+                   until: ["navigation.selected": "media", "url": .string(base + "/media")])
 
+        await send(.tap(destination: "screens"))
+        _ = await waitFor(["navigation.selected": "screens", "url": .string(base + "/screens")])
         await send(.eval(script: #"document.querySelector('a[href="/screens/lobby-north"]')?.click(); true"#))
-        await step("open-detail", "a detail page shows the native back bar labelled Screens",
-                   until: ["backBar.label": "Screens", "backBar.title": "Lobby north"])
+        _ = await waitFor(["backBar.title": "Lobby north"])
+        await send(.eval(script: #"document.querySelector('a[href="/screens/lobby-north/edit"]')?.click(); true"#))
+        await step("open-detail", "two pages down, Edit screen shows the native back bar labelled Screen",
+                   until: ["backBar.label": "Screen", "backBar.title": "Edit screen"])
 
         await send(.back)
-        await step("native-back", "the native back button returned to Screens and the bar went away",
-                   until: ["backBar": .null, "url": .string(base + "/screens")])
+        await step("native-back", "the native back button went up one page, to Lobby north (back bar labelled Screens)",
+                   until: ["backBar.label": "Screens", "backBar.title": "Lobby north", "url": .string(base + "/screens/lobby-north")])
+        await send(.back)
+        _ = await waitFor(["backBar": .null, "url": .string(base + "/screens")])
 
         _ = await waitFor(["presentation.ready": true, "menus.triggers.0": "row-cafeteria"])
         await send(.menuOpen(menuId: "row-lobby-north"))

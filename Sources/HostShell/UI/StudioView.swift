@@ -60,7 +60,21 @@ final class StudioView {
 
     /// Shows `screen` (decided by the session's `LoadingMachine`): the loading mark, a failure
     /// screen with Retry, or the page and its chrome.
-    func show(_ screen: Screen) { screens.show(screen) }
+    func show(_ screen: Screen) {
+        self.screen = screen
+        screens.show(screen)
+        applySelection()
+    }
+    /// The screen shown and the page's chrome: an error screen selects nothing.
+    private var screen: Screen = .page
+    private var chrome = NativeChrome()
+
+    private func applySelection() {
+        let shown = chrome.shown(over: screen)
+        tabBar.select(shown.selectedDestinationId)
+        sidebar.select(shown.selectedDestinationId)
+        backBar.show(shown.backBar)
+    }
 
     /// Makes a haptic feedback visible: a short ring around the content, distinct per kind
     /// (there is no vibration motor on a desktop). Several in a row restart the pulse.
@@ -77,6 +91,7 @@ final class StudioView {
     }
 
     func show(_ chrome: NativeChrome) {
+        self.chrome = chrome
         if chrome.layout != layout {
             layout = chrome.layout
             switch chrome.layout {
@@ -97,9 +112,7 @@ final class StudioView {
         gtk_widget_set_visible(tabBar.widget, tabs ? 1 : 0)
         gtk_widget_set_visible(sidebar.widget, side ? 1 : 0)
         if let separator = gtk_widget_get_next_sibling(sidebar.widget) { gtk_widget_set_visible(separator, side ? 1 : 0) }
-        tabBar.select(chrome.selectedDestinationId)
-        sidebar.select(chrome.selectedDestinationId)
-        backBar.show(chrome.backBar)
+        applySelection()
     }
 
     /// Alt+Left goes back when the back bar is shown, as in every GNOME app. The shortcut is

@@ -28,13 +28,18 @@ final class StudioWindow {
     /// Called with the id of the server the user chose in the switcher.
     var onChooseServer: ((String) -> Void)?
 
+    /// The app's actions in this window: its keys and the primary menu (none in a kiosk).
+    private(set) var actions: AppActions!
+    /// Called with an action a person (or `ctl action`) triggered in this window.
+    var onAction: ((AppAction) -> Void)?
+
     convenience init(page: StudioPage, title: String, subtitle: String = "") {
         self.init(view: StudioView(page: page), title: title, subtitle: subtitle)
     }
 
-    init(view: StudioView, title: String, subtitle: String = "") {
+    init(view: StudioView, title: String, subtitle: String = "", size: (width: Int, height: Int)? = nil, kiosk: Bool = false) {
         self.view = view
-        let size = view.page.session.profile.windowSize
+        let size = size ?? view.page.session.profile.windowSize
         host = HostWindow(content: view.widget, title: title, subtitle: subtitle, size: (size.width, size.height))
         // The switcher: a menu button (F10 opens it) with the saved servers, the shown one ticked.
         switcher = gtk_menu_button_new()!
@@ -47,6 +52,9 @@ final class StudioWindow {
         gtk_menu_button_set_popover(cast(switcher), popover)
         gtk_widget_set_visible(switcher, 0)
         host.packStart(switcher)
+        // The primary menu goes rightmost: its place is packed first at the end.
+        let menuSlot = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        host.packEnd(menuSlot)
         // The account menu: who is signed in, Sign In… and Sign Out.
         accountButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(accountButton), "avatar-default-symbolic")
@@ -74,6 +82,8 @@ final class StudioWindow {
             self.onSignOut?()
         }
         setAccount("", signedIn: false)
+        actions = AppActions(window: host.window, kiosk: kiosk) { [weak self] action in self?.onAction?(action) }
+        if let menu = actions.menuButton { gtk_box_append(cast(menuSlot), menu) }
     }
 
     /// What the account menu says and offers.
@@ -82,6 +92,13 @@ final class StudioWindow {
         gtk_widget_set_visible(signInButton, signedIn ? 0 : 1)
         gtk_widget_set_visible(signOutButton, signedIn ? 1 : 0)
         gtk_widget_set_visible(accountButton, text.isEmpty ? 0 : 1)
+    }
+
+    /// Opens the server switcher (F10), when more than one server is saved.
+    func openSwitcher() -> Bool {
+        guard gtk_widget_get_visible(switcher) != 0 else { return false }
+        gtk_menu_button_popup(cast(switcher))
+        return true
     }
 
     /// A short notice over the page.
