@@ -70,16 +70,16 @@ struct FuzzFindingsTests {
     func discardedSheetPage() throws {
         try withApp { app, page in
             // Main collects what the sheet page hears, over a BroadcastChannel (the sheet's
-            // document is gone soon after).
+            // document is gone soon after); both ends are kept on `window`, out of the collector's way.
             _ = try page.run("""
-                window.__heard = []; new BroadcastChannel("findings").onmessage = (e) => window.__heard.push(e.data);
+                window.__heard = []; window.__channel = new BroadcastChannel("findings"); window.__channel.onmessage = (e) => window.__heard.push(e.data);
                 return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "presentation/open",
                   payload: { presentationId: "going", title: "Going", path: "/__native/modal/screens/lobby-north/preview" } });
                 """)
             _ = try app.state("presentation.shown.presentationId=\"going\"", "presentation.shown.revealed=true", timeout: 60)
             // The sheet closes itself, and goes on posting while the host lets go of its page.
             let posted = try app.ctl("eval", "--sheet", """
-                const bc = new BroadcastChannel("findings"); const post = window.webkit.messageHandlers.tilecastNative.postMessage;
+                const bc = window.__sheetChannel = new BroadcastChannel("findings"); const post = window.webkit.messageHandlers.tilecastNative.postMessage;
                 const tell = (what) => (r) => bc.postMessage(what + " " + (r === undefined ? "undefined" : (r.ok ? "ok" : r.error.code)));
                 post({ version: 1, type: "presentation/close", payload: { presentationId: "going" } }).then(tell("close"));
                 for (let i = 0; i < 5; i++) post({ version: 1, type: "system/haptic", payload: { feedback: "selection" } }).then(tell("after"));
