@@ -12,8 +12,8 @@ let package = Package(
         // helpers; headers and link flags come from pkg-config.
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "webkitgtk-6.0 libadwaita-1 libsecret-1 zbar",
-            providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsecret-1-dev", "libzbar-dev"])]
+            pkgConfig: "webkitgtk-6.0 libadwaita-1 libsecret-1 zbar libnghttp2 openssl",
+            providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsecret-1-dev", "libzbar-dev", "libnghttp2-dev", "libssl-dev"])]
         ),
         // Pure Swift: the Studio bridge contract, policies and host state machines. No GLib/GTK/WebKit.
         .target(

@@ -12,6 +12,17 @@
 #include <gio/gunixsocketaddress.h>
 #include <libsecret/secret.h>
 #include <zbar.h>
+/* The APNs stand-in: HTTP/2 framing (nghttp2), TLS with ALPN and ES256 (OpenSSL). */
+#include <nghttp2/nghttp2.h>
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+#include <openssl/hmac.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 
 typedef void (*CGtkVoidCallback)(gpointer instance, gpointer user_data);
 typedef void (*CGtkLoadChangedCallback)(WebKitWebView *view, WebKitLoadEvent event, gpointer user_data);
@@ -38,6 +49,9 @@ typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *messag
                                    GHashTable *query, gpointer user_data);
 typedef void (*CGtkAutomationStartedCallback)(WebKitWebContext *context, WebKitAutomationSession *session,
                                               gpointer user_data);
+typedef void (*CGtkPointerArgCallback)(gpointer instance, gpointer argument, gpointer user_data);
+typedef gboolean (*CGtkDecideDestinationCallback)(WebKitDownload *download, const char *suggested, gpointer user_data);
+typedef GtkWidget *(*CGtkCreateCallback)(WebKitWebView *view, WebKitNavigationAction *action, gpointer user_data);
 typedef void (*CGtkActivateCallback)(GSimpleAction *action, GVariant *parameter, gpointer user_data);
 typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *session, gpointer user_data);
 
@@ -46,6 +60,19 @@ typedef WebKitWebView *(*CGtkCreateWebViewCallback)(WebKitAutomationSession *ses
 static inline gulong cgtk_connect_void(gpointer instance, const char *signal, CGtkVoidCallback cb,
                                        gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+/* Signals whose one argument is an object or a GError ("download-started", a download's "failed"). */
+static inline gulong cgtk_connect_pointer_arg(gpointer instance, const char *signal, CGtkPointerArgCallback cb,
+                                              gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_decide_destination(WebKitDownload *download, CGtkDecideDestinationCallback cb,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(download, "decide-destination", G_CALLBACK(cb), data, destroy, 0);
+}
+/* A web view's "create" (window.open): the new view, or NULL for none. */
+static inline gulong cgtk_connect_create(WebKitWebView *view, CGtkCreateCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "create", G_CALLBACK(cb), data, destroy, 0);
 }
 /* A GAction's "activate" passes its parameter before user_data. */
 static inline gulong cgtk_connect_activate(GSimpleAction *action, CGtkActivateCallback cb, gpointer data, GClosureNotify destroy) {
@@ -222,6 +249,13 @@ static inline const SecretSchema *cgtk_credential_schema(void) {
         { { "server", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
     };
     return &schema;
+}
+
+/* SSL_CTX_set_mode is a macro over SSL_CTX_ctrl: writes on a non-blocking socket may be partial
+ * and may continue from a moved buffer. */
+static inline void cgtk_ssl_ctx_setup(SSL_CTX *ctx) {
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);  /* also a macro over SSL_CTX_ctrl */
 }
 
 /* The Secret Service schema for a Capacitor app's HomeSecAuth entries, as iOS's keychain keys

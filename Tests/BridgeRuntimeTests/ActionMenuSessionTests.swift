@@ -45,6 +45,35 @@ struct ActionMenuSessionTests {
         #expect(session.reduce(.menuDismissed(menuId: "m2")).isEmpty)
     }
 
+    @Test("an alert, a share panel, a QR scan or a sheet coming up closes the open menu, reported dismissed, before it shows")
+    func newSurfaceClosesTheMenu() {
+        var session = PageSession(context: .main, profile: .desktop,
+                                  available: [.nativeActionMenus, .nativeAlerts, .systemShare, .systemQrScanner, .nativePresentations])
+        _ = session.reduce(.documentCommitted)
+        PageSessionTests.post(&session, envelope("config/get"))
+        PageSessionTests.post(&session, envelope("frontend/ready", ["capabilities": ["nativeActionMenus": true, "nativeAlerts": true, "nativePresentations": true]]))
+        _ = session.reduce(.presentationAvailable(true))
+        PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1")))
+        let surfaces: [(String, JSONValue)] = [
+            ("alert/present", ["alertId": "a1", "title": "Sure?", "actions": [["id": "ok", "label": "OK"]]]),
+            ("system/share", ["url": "https://example.org/page"]),
+            ("system/scan-qr", ["requestId": "scan-1"]),
+            ("presentation/open", ["presentationId": "p1", "path": "/__native/modal/x", "title": "Sheet"]),
+        ]
+        for (type, payload) in surfaces {
+            _ = session.reduce(.menuOpenRequested(menuId: "m1"))
+            #expect(session.openMenu?.menuId == "m1")
+            let effects = PageSessionTests.post(&session, envelope(type, payload))
+            #expect(Array(effects.prefix(3)).contains(.hideMenu), "\(type): \(effects)")
+            #expect(effects.contains(.send(.actionMenuDismissed(menuId: "m1"))), "\(type): \(effects)")
+            #expect(session.openMenu == nil, "\(type)")
+        }
+        // The other page's surface arrives as an event.
+        _ = session.reduce(.menuOpenRequested(menuId: "m1"))
+        #expect(session.reduce(.surfaceShown) == [.hideMenu, .send(.actionMenuDismissed(menuId: "m1"))])
+        #expect(session.reduce(.surfaceShown).isEmpty, "nothing open: nothing to close")
+    }
+
     @Test("triggers register and unregister by menu id; a new document clears them; the legacy present is unavailable")
     func triggers() {
         var session = Self.session()

@@ -10,10 +10,10 @@ struct CommandLineRulesTests {
     @Test("a misspelt option is named with the nearest one; an unknown one is named alone")
     func unknownOptions() {
         let slip = CommandLineRules.unknownOption(in: ["north", "--devcie", "phone"], of: Self.open)
-        #expect(slip == #"open does not take "--devcie"; did you mean --device? (hostshell open --help lists what it takes)"#)
+        #expect(slip == #"unknown option "--devcie" for open; did you mean --device? (hostshell open --help lists what it takes)"#)
         #expect(CommandLineRules.unknownOption(in: ["--chek"], of: Self.open)?.contains("did you mean --check?") == true)
         let far = CommandLineRules.unknownOption(in: ["--frobnicate"], of: Self.open)
-        #expect(far?.hasPrefix(#"open does not take "--frobnicate" ("#) == true, "\(far ?? "nil")")
+        #expect(far?.hasPrefix(#"unknown option "--frobnicate" for open ("#) == true, "\(far ?? "nil")")
         #expect(CommandLineRules.unknownOption(in: ["-x"], of: Self.open)?.contains("-x") == true)
         let equals = CommandLineRules.unknownOption(in: ["--device=phone"], of: Self.open)
         #expect(equals?.contains("write the value after a space: --device phone") == true, "\(equals ?? "nil")")

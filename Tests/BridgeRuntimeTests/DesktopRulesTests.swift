@@ -45,3 +45,74 @@ struct DesktopRulesTests {
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["action"]) }
     }
 }
+
+@Suite("Windows and downloads: what opens a window, what may download, where files go")
+struct DownloadRulesTests {
+    static let context = NavigationPolicy.Context(serverOrigin: Origin(url: "http://127.0.0.1:8080")!, handsOut: true)
+
+    @Test("a person's new window on the server's origin opens a window of the app; elsewhere the browser; without a gesture nothing")
+    func newWindows() {
+        typealias R = NavigationPolicy.Request
+        #expect(NavigationPolicy.decide(R(stage: .newWindow, url: "http://127.0.0.1:8080/screens", userGesture: true), context: Self.context).action == .openWindow)
+        #expect(NavigationPolicy.decide(R(stage: .newWindow, url: "http://127.0.0.1:8080/screens"), context: Self.context).action == .refuse)
+        #expect(NavigationPolicy.decide(R(stage: .newWindow, url: "https://example.org/", userGesture: true), context: Self.context).action == .openExternally)
+        let kiosk = NavigationPolicy.Context(serverOrigin: Self.context.serverOrigin, handsOut: false)
+        #expect(NavigationPolicy.decide(R(stage: .newWindow, url: "http://127.0.0.1:8080/screens", userGesture: true), context: kiosk).action == .refuse)
+    }
+
+    @Test("a download is kept only when a person's activation asked for it, once")
+    func downloadsNeedAPerson() {
+        var guard_ = NavigationGuard(Self.context)
+        #expect(guard_.decideDownload("http://127.0.0.1:8080/file.bin").action == .refuse)
+        _ = guard_.decide(.init(stage: .action, url: "http://127.0.0.1:8080/file.bin", userGesture: true, trigger: .linkClicked))
+        #expect(guard_.decideDownload("http://127.0.0.1:8080/file.bin").action == .load)
+        #expect(guard_.decideDownload("http://127.0.0.1:8080/file.bin").action == .refuse, "used up")
+        // An attachment the main frame was let through to.
+        _ = guard_.decide(.init(stage: .action, url: "http://127.0.0.1:8080/report", userGesture: true, trigger: .linkClicked))
+        #expect(guard_.decide(.init(stage: .response(mainFrame: true, canShow: false), url: "http://127.0.0.1:8080/report")).action == .load)
+        #expect(guard_.decideDownload("http://127.0.0.1:8080/report").action == .load)
+        var kiosk = NavigationGuard(NavigationPolicy.Context(serverOrigin: Self.context.serverOrigin, handsOut: false))
+        _ = kiosk.decide(.init(stage: .action, url: "blob:http://127.0.0.1:8080/x", userGesture: true, trigger: .linkClicked))
+        #expect(kiosk.decideDownload("blob:http://127.0.0.1:8080/x").action == .refuse)
+    }
+
+    @Test("the folder: $XDG_DOWNLOAD_DIR, else the desktop's, else ~/Downloads")
+    func folder() {
+        #expect(DownloadRules.folder(environment: "/tmp/d/", desktop: "/home/a/Téléchargements", home: "/home/a") == "/tmp/d")
+        #expect(DownloadRules.folder(environment: "relative", desktop: "/home/a/Téléchargements", home: "/home/a") == "/home/a/Téléchargements")
+        #expect(DownloadRules.folder(environment: nil, desktop: "/home/a", home: "/home/a/") == "/home/a/Downloads", "GLib's fallback is home itself")
+        #expect(DownloadRules.folder(environment: nil, desktop: nil, home: "/home/a") == "/home/a/Downloads")
+    }
+
+    @Test("file names: the last component, nothing hidden or hostile, short, and new in the folder")
+    func fileNames() {
+        #expect(DownloadRules.fileName(suggested: "report.txt", existing: []) == "report.txt")
+        #expect(DownloadRules.fileName(suggested: "report.txt", existing: ["report.txt", "report (2).txt"]) == "report (3).txt")
+        #expect(DownloadRules.fileName(suggested: "../../etc/passwd", existing: []) == "passwd")
+        #expect(DownloadRules.fileName(suggested: ".bashrc", existing: []) == "bashrc")
+        #expect(DownloadRules.fileName(suggested: "a\u{202E}txt.exe", existing: []) == "atxt.exe")
+        #expect(DownloadRules.fileName(suggested: "x\u{1B}[31m.txt", existing: []) == "x[31m.txt")
+        #expect(DownloadRules.fileName(suggested: "", existing: []) == "download")
+        #expect(DownloadRules.fileName(suggested: "..", existing: ["download"]) == "download (2)")
+        let long = DownloadRules.fileName(suggested: String(repeating: "é", count: 300) + ".pdf", existing: [])
+        #expect(long.utf8.count <= DownloadRules.maxNameBytes && long.hasSuffix(".pdf"))
+        #expect(DownloadRules.isAttachment("attachment; filename=\"a.txt\"") && DownloadRules.isAttachment(" Attachment ")
+                && !DownloadRules.isAttachment("inline") && !DownloadRules.isAttachment(nil) && !DownloadRules.isAttachment("attachmentx"))
+    }
+
+    @Test("the list: progress, the first end counts, finished ones are dropped past the limit, running ones kept")
+    func list() {
+        var list = DownloadList()
+        let a = list.started(url: "http://x/a", file: "")
+        list.placed(a, file: "/d/a")
+        list.progress(a, received: 50, total: 100)
+        #expect(list.json.arrayValue?.first?.objectValue?["progress"] == .number(0.5))
+        list.ended(a, .cancelled)
+        list.ended(a, .failed("late"))
+        #expect(list.item(a)?.state == .cancelled)
+        #expect(DownloadList.notice(list.item(a)!) == "The download of a was cancelled")
+        let running = list.started(url: "http://x/r", file: "/d/r")
+        for n in 0..<30 { let id = list.started(url: "http://x/\(n)", file: "/d/\(n)"); list.ended(id, .finished) }
+        #expect(list.items.count == DownloadList.kept && list.item(running)?.state == .running)
+    }
+}

@@ -113,7 +113,7 @@ struct CLITests {
 
     @Test("bad arguments get one clear line and exit code 2", arguments: [
         [], ["frobnicate"], ["contract"], ["contract", "check"], ["contract", "check", "--verbose", corpus],
-        ["contract", "check", "/nonexistent/corpus.json"], ["contract", "check", "/"], ["bench"], ["bench", "codec", "--seconds", "x"],
+        ["contract", "check", "/nonexistent/corpus.json"], ["contract", "check", "/"], ["bench"], ["bench", "codec", "--seconds", "x"], ["bench", "capacitor"], ["bench", "capacitor", "/nonexistent/www"],
     ])
     func badArguments(_ arguments: [String]) throws {
         let run = try HostShellBinary.run(arguments)

@@ -19,7 +19,7 @@ struct CommandLineConventionsTests {
     }
 
     /// Every `"--option"` literal in the file that declares `type`, and in the command types it
-    /// hands arguments on to (`serve` → `serve --homesec`).
+    /// hands its arguments on to for a variant (`serve --homesec`, `demo --capacitor`).
     static func optionLiterals(of type: String, seen: inout Set<String>) throws -> Set<String> {
         guard seen.insert(type).inserted else { return [] }
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!.compactMap { $0 as? URL }
@@ -32,7 +32,7 @@ struct CommandLineConventionsTests {
         let literal = try NSRegularExpression(pattern: #"case "(--[a-z][a-z-]*)""#)
         var options = Set(literal.matches(in: text, range: NSRange(text.startIndex..., in: text))
             .map { String(text[Range($0.range(at: 1), in: text)!]) })
-        let handsOn = try NSRegularExpression(pattern: #"(\w+ServeCommand)\.run\("#)
+        let handsOn = try NSRegularExpression(pattern: #"(\w+(?:Serve|Demo)Command)\.run\("#)
         for match in handsOn.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             options.formUnion(try optionLiterals(of: String(text[Range(match.range(at: 1), in: text)!]), seen: &seen))
         }

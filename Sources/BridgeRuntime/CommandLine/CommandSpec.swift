@@ -94,9 +94,9 @@ public enum CommandLineRules {
         return nil
     }
 
-    /// `open does not take "--devcie"; did you mean --device? (hostshell open --help lists what it takes)`
+    /// `unknown option "--devcie" for open; did you mean --device? (hostshell open --help lists what it takes)`
     public static func unknownOptionMessage(_ argument: String, command: String, known: [String], help: String? = nil) -> String {
-        var message = "\(command) does not take \"\(argument)\""
+        var message = "unknown option \"\(argument)\" for \(command)"
         if let equals = argument.firstIndex(of: "="), known.contains(String(argument[..<equals])) {
             let name = argument[..<equals]
             message += "; write the value after a space: \(name) \(argument[argument.index(after: equals)...])"

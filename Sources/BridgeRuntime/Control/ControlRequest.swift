@@ -74,7 +74,9 @@ public enum ControlCommand: Sendable, Equatable {
     case serversChanged
     /// Trigger one of the app's actions (`AppAction`: new-window, close-window, quit, reload,
     /// shortcuts, about, …) as its menu item or key would.
-    case action(name: String)
+    case action(name: String, window: Int? = nil)
+    /// Open a finished download (`open`) or show it in its folder (`show`).
+    case download(id: Int, choice: String)
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
@@ -98,7 +100,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action"]
+                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action", "download"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -188,7 +190,16 @@ public struct ControlRequest: Sendable, Equatable {
         case "sheet-dismiss": return .sheetDismiss
         case "memory-pressure": return .memoryPressure
         case "servers-changed": return .serversChanged
-        case "action": return .action(name: try string("name"))
+        case "action":
+            guard let raw = object["window"] else { return .action(name: try string("name")) }
+            guard let window = raw.integerValue, window >= 1 else { throw ControlError("action \"window\" is a window's id (a whole number from 1), as state's windows list it") }
+            return .action(name: try string("name"), window: window)
+        case "download":
+            guard let id = object["id"]?.integerValue, id >= 1 else { throw ControlError("download needs \"id\": a download's id, as state's downloads list it") }
+            guard let choice = object["choice"]?.stringValue, choice == "open" || choice == "show" else {
+                throw ControlError("download needs \"choice\": open or show")
+            }
+            return .download(id: id, choice: choice)
         case "lifecycle":
             guard let change = object["change"]?.stringValue.flatMap(ControlCommand.LifecycleChange.init(word:)) else {
                 throw ControlError("lifecycle needs \"change\": one of \(ControlCommand.LifecycleChange.allCases.map(\.rawValue).joined(separator: ", ")) (hide and show are background and foreground)")
@@ -296,6 +307,7 @@ extension ControlRequest {
     static let wordOptions: [String: [String]] = [
         "wait": ["--timeout"], "snapshot": ["--page"], "events": ["--kind"], "state": [], "back": [], "reload": [],
         "tap": [], "switch-server": [], "menu-open": [], "menu": [], "alert": [], "share": [], "sheet-action": [],
+        "action": ["--window"], "download": [],
     ]
 
     /// `hostshell ctl`'s words as a request line: `state`, `tap DEST`, `back`, `switch-server ID`,
@@ -322,7 +334,17 @@ extension ControlRequest {
         case "menu-open": try one("menu", "the menu id")
         case "menu": try one("action", "the id of the item to choose")
         case "lifecycle": try one("change", "background (hide), foreground (show), blur or focus")
-        case "action": try one("name", "the action: \(AppAction.names.joined(separator: ", "))")
+        case "action":
+            if let index = rest.firstIndex(of: "--window") {
+                guard index + 1 < rest.count, let window = Int(rest[index + 1]) else { throw ControlError("--window takes a window's id") }
+                object["window"] = .number(Double(window))
+                rest.removeSubrange(index...index + 1)
+            }
+            try one("name", "the action: \(AppAction.names.joined(separator: ", "))")
+        case "download":
+            guard rest.count == 2, let id = Int(rest[0]) else { throw ControlError("download takes ID open|show") }
+            object["id"] = .number(Double(id))
+            object["choice"] = .string(rest[1])
         case "permission": try one("answer", "grant or deny")
         case "push-token": try one("action", "rotate")
         case "push":

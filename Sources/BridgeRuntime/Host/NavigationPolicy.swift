@@ -55,6 +55,9 @@ public enum NavigationPolicy {
         case openExternally
         /// Stop it; nothing is opened.
         case refuse
+        /// Stop it here and open the address in a new window of the app, on the same server
+        /// and session (a page of the server's own origin a person opened in a new window).
+        case openWindow
     }
 
     public struct Verdict: Sendable, Equatable {
@@ -112,7 +115,10 @@ public enum NavigationPolicy {
         case .newWindow:
             guard isActivation(request) else { return Verdict(.refuse, "a pop-up without a person's gesture") }
             switch destination {
-            case .sameOrigin, .otherOrigin: return handOut("a person opened a link in a new window")
+            case .sameOrigin:
+                return context.handsOut ? Verdict(.openWindow, "a person opened a page of the server in a new window")
+                    : Verdict(.refuse, "a kiosk opens no other window")
+            case .otherOrigin: return handOut("a person opened a link in a new window")
             case .mail: return handOut("a person opened a mail link")
             case .local, .other: return Verdict(.refuse, "a new window for an address the desktop cannot open")
             }
@@ -165,6 +171,23 @@ public struct NavigationGuard: Sendable, Equatable {
     /// The app loads `url` in the main frame.
     public mutating func hostLoads(_ url: String) { hostLoad = url }
 
+    /// A download the engine started (a `download` link, a blob, an attachment the main frame
+    /// was let through to): kept only when a person's activation asked for its address — the
+    /// activation is used up — else refused. Frames never get here: their downloads are refused
+    /// at their response.
+    public mutating func decideDownload(_ url: String) -> NavigationPolicy.Verdict {
+        guard context.handsOut else { return NavigationPolicy.Verdict(.refuse, "a kiosk downloads nothing") }
+        guard let index = activated.lastIndex(of: url) ?? pendingDownloads.lastIndex(of: url) else {
+            return NavigationPolicy.Verdict(.refuse, "a download without a person's activation")
+        }
+        if activated.indices.contains(index) && activated[index] == url { activated.remove(at: index) }
+        pendingDownloads.removeAll { $0 == url }
+        return NavigationPolicy.Verdict(.load, "a person asked for this download")
+    }
+
+    /// Main-frame responses let through as downloads, awaiting the engine's download.
+    public private(set) var pendingDownloads: [String] = []
+
     public mutating func decide(_ request: NavigationPolicy.Request) -> NavigationPolicy.Verdict {
         switch request.stage {
         case .action:
@@ -186,7 +209,12 @@ public struct NavigationGuard: Sendable, Equatable {
             let wasActivated = mainFrame && activated.contains(request.url)
             // The main frame's navigation is settled; a frame's response uses up its own.
             if mainFrame { activated.removeAll() } else { activated.removeAll { $0 == request.url } }
-            return NavigationPolicy.decide(request, context: context, activated: wasActivated)
+            let verdict = NavigationPolicy.decide(request, context: context, activated: wasActivated)
+            if case .response(true, false) = request.stage, verdict.action == .load {
+                pendingDownloads.append(request.url)
+                if pendingDownloads.count > Self.rememberedActivations { pendingDownloads.removeFirst() }
+            }
+            return verdict
         case .newWindow:
             return NavigationPolicy.decide(request, context: context)
         }
@@ -211,7 +239,7 @@ public struct ExternalRecord: Sendable, Equatable {
     public mutating func note(_ url: String, _ verdict: NavigationPolicy.Verdict) {
         let entry = Entry(url: BridgeLog.shortened(url, keeping: Self.urlScalars), reason: verdict.reason)
         switch verdict.action {
-        case .load: return
+        case .load, .openWindow: return
         case .openExternally: opened.append(entry); if opened.count > Self.kept { opened.removeFirst() }
         case .refuse: refused.append(entry); if refused.count > Self.kept { refused.removeFirst() }
         }

@@ -36,6 +36,10 @@ public enum PageEvent: Sendable, Equatable {
     /// The person chose `actionId` in the open menu `menuId`, or closed it without a choice.
     case menuChosen(menuId: String, actionId: String)
     case menuDismissed(menuId: String)
+    /// Another surface — an alert, a share panel, a QR scan, a sheet — came up, on this page or
+    /// the other one of the session: an open menu closes (reported dismissed), as it does when
+    /// the person clicks outside it.
+    case surfaceShown
     /// A deep link's Studio path: queued until Studio can take it (the newest wins).
     case deepLink(path: String)
     /// A timer the session started fired (see `PageTimer`).
@@ -298,6 +302,9 @@ public struct PageSession: Sendable, Equatable {
             openMenu = menu
             return closing + [.showMenu(menu)]
 
+        case .surfaceShown:
+            return dismissOpenMenu()
+
         case .menuNotShown(let menuId):
             if openMenu?.menuId == menuId { openMenu = nil }
             return []
@@ -487,18 +494,21 @@ public struct PageSession: Sendable, Equatable {
                 return .failure(id: id, code: .unavailable)
             }
             shareOpen = true
+            extraEffects += dismissOpenMenu()
             extraEffects.append(.showShare(request))
             return .ok(id)
 
         case .scanQR(let request):
             guard offered.contains(.systemQrScanner), qrScanRequestId == nil, isSeen else { return .failure(id: id, code: .unavailable) }
             qrScanRequestId = request.requestId
+            extraEffects += dismissOpenMenu()
             extraEffects.append(.startQRScan(requestId: request.requestId))
             return .ok(id)
 
         case .alertPresent(let request):
             guard offered.contains(.nativeAlerts), alert == nil, !alertShownElsewhere, isSeen else { return .failure(id: id, code: .unavailable) }
             alert = request
+            extraEffects += dismissOpenMenu()
             extraEffects.append(.showAlert(request))
             return .ok(id)
 
@@ -556,6 +566,7 @@ public struct PageSession: Sendable, Equatable {
             guard offered.contains(.nativePresentations), studioCapabilities.contains(.nativePresentations),
                   presentationReadyToShow, presentationId == nil else { return .failure(id: id, code: .unavailable) }
             presentationId = request.presentationId
+            extraEffects += dismissOpenMenu()
             extraEffects.append(.openPresentation(request))
             return .ok(id)
 

@@ -18,6 +18,13 @@ extension OpenSession: StudioPageHost {
             }
         }
         switch effect {
+        case .showAlert, .showShare, .startQRScan:
+            // A new surface closes the menu open on either page (the asking page's own is
+            // already closed by its session).
+            for other in [self.page, presentations.preparedPage].compactMap({ $0 }) where other !== page { other.apply(.surfaceShown) }
+        default: break
+        }
+        switch effect {
         case .showAlert(let request): showAlert(request, for: page)
         case .withdrawAlert(let alertId): withdrawAlert(alertId, for: page)
         case .haptic(let feedback): showHaptic(feedback)

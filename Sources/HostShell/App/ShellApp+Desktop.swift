@@ -8,7 +8,7 @@ extension ShellApp {
     func perform(_ action: AppAction) {
         switch action {
         case .newWindow:
-            openSecondWindow()
+            openWindow(url: nil)
         case .closeWindow, .quit:
             quit()
         case .reload:
@@ -43,6 +43,7 @@ extension ShellApp {
     /// the app closes and the app ends as when its window is closed.
     func quit() {
         saveWindowSize()
+        closeSecondWindows()
         for dialog in [shortcutsWindow, aboutWindow].compactMap({ $0 }) { gtk_window_destroy(cgtk_window(raw(dialog))) }
         if let onExit {
             // The command ends its loop; the session closes before its widgets go.
@@ -63,11 +64,6 @@ extension ShellApp {
                 return 1
             }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
-    }
-
-    /// Second windows arrive with issue 16 item 2.
-    func openSecondWindow() {
-        window.toast("New windows are not available yet.")
     }
 
     /// A size change: saved once the window has kept its size for half a second.

@@ -39,6 +39,11 @@ final class ShellApp {
     var remembered: RememberedWindowSize?
     /// Counts size changes, so only the last of a burst (a drag) is saved.
     var sizeGeneration = 0
+    /// The app's other windows on the shown server's session (Ctrl+N, a page's new window).
+    var secondWindows: [SecondWindow] = []
+    var nextWindowId = 2
+    /// What the person was told about downloads that ended, newest last.
+    var downloadNotices: [String] = []
     /// The Keyboard Shortcuts and About windows while they are open.
     var shortcutsWindow: WidgetPointer?
     var aboutWindow: WidgetPointer?
@@ -67,6 +72,7 @@ final class ShellApp {
         if starting.maximized && kioskOptions == nil { gtk_window_maximize(cgtk_window(raw(window.window))) }
         window.onAction = { [weak self] action in self?.perform(action) }
         connectCloseRequest()
+        connectDownloads()
         kiosk = kioskOptions.map { KioskWindow(window.host, options: $0) }
         window.onChooseServer = { [weak self] id in _ = self?.switchTo(id) }
         window.onSignIn = { [weak self] in self?.session.signIn() }
@@ -90,6 +96,8 @@ final class ShellApp {
             self.window.toast(text)
         }
         window.setAccount(session.auth.summary, signedIn: session.auth.signedIn)
+        session.page.web.onOpenWindow = { [weak self] url in self?.openWindow(url: url) }
+        DownloadCenter.shared.attach(session.networkSession)
         // The layout follows the window's width, from the size it has now.
         window.host.onSizeChanged = { [weak self] width, _ in
             self?.session.windowWidthChanged(width)
@@ -142,6 +150,7 @@ final class ShellApp {
         shownClosed = false
         let previous = session
         saveWindowSize()
+        closeSecondWindows()
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: networkSession(for: record), environment: environment,
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
@@ -194,7 +203,7 @@ final class ShellApp {
                           current: session.record.id)
     }
 
-    private static func title(_ record: ServerRecord) -> String { record.name }
+    static func title(_ record: ServerRecord) -> String { record.name }
 }
 
 extension ShellApp: HostedApp {

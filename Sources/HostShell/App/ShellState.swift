@@ -16,12 +16,15 @@ enum ShellState {
         state["window"] = ["width": .number(Double(size.width)), "height": .number(Double(size.height)),
                            "sizeClass": .string(session.adaptive.sizeClass.rawValue)]
         state["desktop"] = app.desktopJSON
+        state["windows"] = app.windowsJSON
+        state["downloads"] = app.downloadsJSON
         state["auth"] = session.auth.stateJSON
         state["uploads"] = session.uploadsJSON
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
         state["presentation"] = session.presentations.stateJSON
+        state["objects"] = LiveObjects.json
         if let kiosk = app.kiosk {
             var report = kiosk.stateJSON.objectValue ?? JSONObject()
             report["retry"] = session.loading.retry?.json ?? .null

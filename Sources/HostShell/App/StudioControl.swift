@@ -135,13 +135,25 @@ extension ShellApp {
         case .permission(let grant):
             // WebKit's permission question open on the page shown (or the next one asked).
             ok(["message": .string(session.activePage.web.permissions.controlAnswer(grant))])
-        case .action(let name):
+        case .action(let name, let windowId):
             guard let action = AppAction(rawValue: name) else {
                 return fail("no action \"\(name)\"; actions: \(AppAction.names.joined(separator: ", "))")
             }
-            // Answered first: quitting ends the app (and its control socket) on the way.
-            guard window.actions.activate(action) || kiosk != nil else { return fail("this window does not offer \(name)") }
             if kiosk != nil { return fail("a kiosk offers no app actions") }
+            let target: StudioWindow
+            if let windowId, windowId != 1 {
+                guard let second = secondWindows.first(where: { $0.id == windowId }) else {
+                    return fail("no window \(windowId); windows: \(([1] + secondWindows.map(\.id)).map(String.init).joined(separator: ", "))")
+                }
+                target = second.window
+            } else {
+                target = window
+            }
+            // Answered first: quitting ends the app (and its control socket) on the way.
+            guard target.actions.activate(action) else { return fail("this window does not offer \(name)") }
+            ok(.null)
+        case .download(let id, let choice):
+            if let problem = DownloadCenter.shared.open(id, choice: choice) { return fail(problem) }
             ok(.null)
         case .lifecycle, .rotatePushToken, .push:
             fail("a Studio has no use for this command: it is a Capacitor app's")

@@ -21,6 +21,10 @@ final class AuthWindow {
         session = webkit_network_session_new_ephemeral()!
         let manager = webkit_user_content_manager_new()
         view = cgtk_web_view_new(session, manager, 0)
+        // The view holds the manager now; ours goes (it was kept by mistake: one per sign-in).
+        LiveObjects.track(UnsafeMutableRawPointer(manager!), as: .contentManager)
+        LiveObjects.track(UnsafeMutableRawPointer(view), as: .webView)
+        g_object_unref(UnsafeMutableRawPointer(manager))
         window = gtk_window_new()!
         gtk_window_set_title(cast(window), title)
         gtk_window_set_default_size(cast(window), 480, 640)

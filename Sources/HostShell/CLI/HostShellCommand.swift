@@ -36,7 +36,7 @@ enum HostShellCommand {
             if let spec = CommandCatalog.spec(command) {
                 // A command with a help of its own prints it (doctor, capacitor; serve --homesec; demo --capacitor).
                 let ownHelp = command == "doctor" || command == "capacitor" || (command == "serve" && rest.contains("--homesec"))
-                    || (command == "demo" && rest.contains("--capacitor"))
+                    || (command == "demo" && rest.contains("--capacitor")) || command == "apns" || command == "hermes-gateway"
                 if command != "help" && !ownHelp && CommandLineRules.asksForHelp(rest) {
                     printOut(spec.helpText)
                     return ExitCode.success
@@ -52,6 +52,8 @@ enum HostShellCommand {
             case "capacitor": return try CapacitorCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
+            case "apns": return try APNsCommand.run(rest)
+            case "hermes-gateway": return try HermesGatewayCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)

@@ -77,6 +77,21 @@ final class FixtureServer {
             reply(message, status: 200, type: "application/json", body: JSONWriter.bytes(["count": .number(Double(requestCount))]))
             return
         }
+        if path == "/__test/attachment" {
+            // A file the browser could show, sent as an attachment: a download all the same.
+            if let headers = soup_server_message_get_response_headers(message) {
+                soup_message_headers_append(headers, "Content-Disposition", #"attachment; filename="report.txt""#)
+            }
+            reply(message, status: 200, type: "text/plain; charset=utf-8", body: Array("the report\n".utf8))
+            return
+        }
+        if path == "/__test/corpus/studio-bridge.json" {
+            // The contract's corpus, for the live fuzzer's page (fixtures/studio/__test/fuzz.js).
+            let corpus = locateBundled("fixtures/contracts/studio-bridge", marker: "messages-v1.json")
+                .flatMap { try? FileReading.bytes($0 + "/messages-v1.json", limit: 8 << 20) }
+            reply(message, status: corpus == nil ? 404 : 200, type: "application/json", body: corpus ?? Array("no corpus".utf8))
+            return
+        }
         if !path.hasPrefix("/__test/") { requestCount += 1 }
         if let status = failures[path] {
             reply(message, status: status, type: "text/html; charset=utf-8",

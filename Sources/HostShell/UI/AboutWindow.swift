@@ -13,7 +13,8 @@ enum AboutWindow {
         adw_about_window_set_version(about, HostShellVersion.current)
         adw_about_window_set_developer_name(about, "The HostShell developers")
         adw_about_window_set_comments(about, "Runs a self-hosted server's Studio on Linux as its phone app runs it: a WebKitGTK view per server with the native bridge.")
-        adw_about_window_set_license_type(about, GTK_LICENSE_MIT_X11)
+        // The project has not chosen a licence yet; About says so rather than claim one.
+        adw_about_window_set_license(about, "No licence has been chosen for HostShell yet. Until one is, ask its developers before you redistribute it.")
         if let readme = documentation {
             adw_about_window_set_website(about, readme)
             adw_about_window_add_link(about, "_Documentation", readme)

@@ -54,6 +54,15 @@ final class HostWindow {
         adw_toast_overlay_add_toast(toasts, toast)
     }
 
+    /// A short notice with a button (Open, for a finished download).
+    func toast(_ text: String, button: String, _ pressed: @escaping @MainActor () -> Void) {
+        let toast = adw_toast_new(text)
+        adw_toast_set_timeout(toast, 10)
+        adw_toast_set_button_label(toast, button)
+        onSignal(UnsafeMutableRawPointer(toast!), "button-clicked", pressed)
+        adw_toast_overlay_add_toast(toasts, toast)
+    }
+
     func present() { gtk_window_present(cast(window)) }
 
     /// Shows other content in this window (the previous content is removed from it, after the

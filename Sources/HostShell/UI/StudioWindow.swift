@@ -28,6 +28,8 @@ final class StudioWindow {
     /// Called with the id of the server the user chose in the switcher.
     var onChooseServer: ((String) -> Void)?
 
+    /// The downloads button (hidden until there is a download).
+    let downloads = DownloadsButton()
     /// The app's actions in this window: its keys and the primary menu (none in a kiosk).
     private(set) var actions: AppActions!
     /// Called with an action a person (or `ctl action`) triggered in this window.
@@ -55,6 +57,7 @@ final class StudioWindow {
         // The primary menu goes rightmost: its place is packed first at the end.
         let menuSlot = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         host.packEnd(menuSlot)
+        host.packEnd(downloads.widget)
         // The account menu: who is signed in, Sign In… and Sign Out.
         accountButton = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(accountButton), "avatar-default-symbolic")

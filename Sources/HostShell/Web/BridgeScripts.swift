@@ -90,7 +90,14 @@ struct BridgeScripts {
                 reply = \(malformed);
               } else {
                 try {
-                  reply = await window.webkit.messageHandlers.\(Self.handlerName).postMessage(detail.slice(colon + 1));
+                  // Text the host can decode: a lone surrogate becomes U+FFFD, as toWellFormed()
+                  // does (UTF-8 cannot carry it; JSON.parse would have taken it).
+                  const text = detail.slice(colon + 1);
+                  const answer = await window.webkit.messageHandlers.\(Self.handlerName).postMessage(
+                    typeof text.toWellFormed === "function" ? text.toWellFormed() : text);
+                  // A page the host has let go of (a discarded sheet page, still running for a
+                  // moment) gets no answer from WebKit: it is unavailable, never left hanging.
+                  reply = typeof answer === "string" ? answer : \(unavailable);
                 } catch (_) {
                   reply = \(unavailable);
                 }

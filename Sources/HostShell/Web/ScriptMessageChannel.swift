@@ -2,7 +2,9 @@ import CGtk
 
 /// The Studio bridge's way in: registers `tilecastNative` (with reply) in the isolated world of
 /// one content manager, injects the page shim and the relay, and answers each message with the
-/// reply text `handler` returns. One hop: JSON text in, reply text out.
+/// reply text `handler` returns. One hop: JSON text in, reply text out. It owns the reference
+/// to the content manager it is given (the one `webkit_user_content_manager_new` returned) and
+/// drops it in `close`, after unregistering: the web view holds its own.
 @MainActor
 final class ScriptMessageChannel {
     private let manager: ContentManagerPointer
@@ -40,11 +42,19 @@ final class ScriptMessageChannel {
         webkit_user_content_manager_unregister_script_message_handler(manager, BridgeScripts.handlerName, BridgeScripts.worldName)
         g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), handlerId)
         handlerId = 0
+        g_object_unref(UnsafeMutableRawPointer(manager))
     }
 
     private func receive(_ value: JSValuePointer, _ reply: OpaquePointer) {
         // The relay forwards the page's JSON text as a string; anything else is not JSON text.
-        let text = jsc_value_is_string(value) != 0 ? takeGString(jsc_value_to_string(value)) ?? "null" : "null"
+        // Read with its length: a NUL in it must not cut it short (a C string would end there).
+        var text = "null"
+        if jsc_value_is_string(value) != 0, let bytes = jsc_value_to_string_as_bytes(value) {
+            var size: gsize = 0
+            let data = g_bytes_get_data(bytes, &size)
+            text = String(decoding: UnsafeRawBufferPointer(start: data, count: Int(size)), as: UTF8.self)
+            g_bytes_unref(bytes)
+        }
         let answer = handler(text)
         let result = jsc_value_new_string(jsc_value_get_context(value), answer)
         webkit_script_message_reply_return_value(reply, result)

@@ -62,6 +62,7 @@ final class StudioPage {
         self.environment = environment
         driver = PageDriver(PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin))
         let manager = webkit_user_content_manager_new()!
+        LiveObjects.track(UnsafeMutableRawPointer(manager), as: .contentManager)
         var channelName = ""
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
         channel = ScriptMessageChannel(manager: manager, scripts: BridgeScripts(serverOrigin: serverOrigin, channel: channelName))
@@ -69,6 +70,7 @@ final class StudioPage {
         case .own(let session, let automation): web = WebPage(.own(session: session, automation: automation), manager: manager, trust: trust)
         case .beside(let other): web = WebPage(.beside(other.web), manager: manager, trust: trust)
         }
+        LiveObjects.track(UnsafeMutableRawPointer(web.view), as: .webView)
         driver.performer = self
         web.observer = self
         channel.handler = { [unowned self] text in self.receive(text) }

@@ -31,15 +31,41 @@ extension WebPage {
             let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated { page.decide(decision!, type) } ? 1 : 0
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // `window.open` asks for a view of its own, without a policy decision: the same policy
+        // decides, and WebKit never gets a view (an app window, the browser, or nothing).
+        cgtk_connect_create(view, { _, action, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { page.popUp(action!) }
+            return nil
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    private func popUp(_ action: OpaquePointer) {
+        guard let request = webkit_navigation_action_get_request(action), let raw = webkit_uri_request_get_uri(request) else { return }
+        let facts = NavigationPolicy.Request(stage: .newWindow, url: String(cString: raw),
+                                             userGesture: webkit_navigation_action_is_user_gesture(action) != 0,
+                                             isRedirect: webkit_navigation_action_is_redirect(action) != 0, trigger: .other)
+        let verdict = navigation.decide(facts)
+        if verdict.action == .openWindow, let onOpenWindow { return onOpenWindow(facts.url) }
+        trust.handoff.carryOut(facts.url, verdict.action == .openWindow ? NavigationPolicy.Verdict(.openExternally, verdict.reason) : verdict)
     }
 
     /// True when the decision was made here (stopped); false lets WebKit go on as it would.
     private func decide(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, _ type: WebKitPolicyDecisionType) -> Bool {
         guard let request = Self.facts(OpaquePointer(decision), type) else { return false }
         let verdict = navigation.decide(request)
-        guard verdict.action != .load else { return false }
+        if verdict.action == .load {
+            // A download a person asked for: the engine saves it (`DownloadCenter` places it).
+            guard case .response(true, false) = request.stage else { return false }
+            webkit_policy_decision_download(decision)
+            return true
+        }
         webkit_policy_decision_ignore(decision)
-        trust.handoff.carryOut(request.url, verdict)
+        if verdict.action == .openWindow, let onOpenWindow {
+            onOpenWindow(request.url)
+            return true
+        }
+        trust.handoff.carryOut(request.url, verdict.action == .openWindow ? NavigationPolicy.Verdict(.openExternally, verdict.reason) : verdict)
         return true
     }
 
@@ -63,7 +89,10 @@ extension WebPage {
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
             guard let request = webkit_response_policy_decision_get_request(decision), let raw = webkit_uri_request_get_uri(request) else { return nil }
             let main = webkit_response_policy_decision_is_main_frame_main_resource(decision) != 0
-            let canShow = webkit_response_policy_decision_is_mime_type_supported(decision) != 0
+            // An attachment is a download whatever its type; anything the view cannot show too.
+            let headers = webkit_response_policy_decision_get_response(decision).flatMap { webkit_uri_response_get_http_headers($0) }
+            let disposition = headers.flatMap { soup_message_headers_get_one($0, "Content-Disposition") }.map { String(cString: $0) }
+            let canShow = webkit_response_policy_decision_is_mime_type_supported(decision) != 0 && !DownloadRules.isAttachment(disposition)
             return NavigationPolicy.Request(stage: .response(mainFrame: main, canShow: canShow), url: String(cString: raw))
         default:
             return nil

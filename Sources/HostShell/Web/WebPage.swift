@@ -36,6 +36,12 @@ final class WebPage {
     /// Whether this page runs in another page's web process (which closing it must not end).
     private let sharesProcess: Bool
     private var closed = false
+    /// Opens a page of the server in a new window of the app (the policy's `.openWindow`);
+    /// nil: such a page is handed to the desktop instead.
+    var onOpenWindow: ((String) -> Void)?
+    /// The pages alive, by web view: a download names only its view.
+    static var live: [UnsafeMutableRawPointer: Weak] = [:]
+    struct Weak { weak var page: WebPage? }
 
     /// Where a page's web view runs.
     enum Home {
@@ -61,6 +67,7 @@ final class WebPage {
             sharesProcess = true
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
+        Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         connectNavigationPolicy()
         connectPermissions()
         cgtk_connect_load_changed(view, { _, event, data in
@@ -97,6 +104,7 @@ final class WebPage {
     func close() {
         guard !closed else { return }
         closed = true
+        Self.live[UnsafeMutableRawPointer(view)] = nil
         disconnect()
         permissions.withdraw(page: self)
         if sharesProcess {

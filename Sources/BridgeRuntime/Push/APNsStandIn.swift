@@ -1,0 +1,235 @@
+/// A device the stand-in knows: the app (bundle id) and environment its token belongs to.
+public struct APNsDevice: Sendable, Equatable {
+    public var bundleID: String
+    public var environment: APNsEnvironment
+    public init(bundleID: String, environment: APNsEnvironment) {
+        self.bundleID = bundleID
+        self.environment = environment
+    }
+
+    /// Reads `--device TOKEN=BUNDLE[@sandbox|production]` (sandbox when not said).
+    public static func parse(_ text: String) -> Result<(token: String, device: APNsDevice), APNsOptionError> {
+        let usage = "--device takes TOKEN=BUNDLE-ID[@sandbox|@production], e.g. \(String(repeating: "ab", count: 32))=com.example.app@sandbox"
+        guard let equals = text.firstIndex(of: "=") else { return .failure(APNsOptionError(usage)) }
+        let token = String(text[..<equals])
+        var bundle = String(text[text.index(after: equals)...])
+        var environment = APNsEnvironment.sandbox
+        if let at = bundle.lastIndex(of: "@") {
+            guard let named = APNsEnvironment(flag: String(bundle[bundle.index(after: at)...])) else { return .failure(APNsOptionError(usage)) }
+            environment = named
+            bundle = String(bundle[..<at])
+        }
+        guard APNsDeviceToken.isWellFormed(token) else { return .failure(APNsOptionError("--device \(text): the token is not an even number of hex digits (64 to 200). " + usage)) }
+        guard APNsPushType.isWellFormed(topic: bundle) else { return .failure(APNsOptionError("--device \(text): \"\(bundle)\" is not a bundle id. " + usage)) }
+        return .success((token.lowercased(), APNsDevice(bundleID: bundle, environment: environment)))
+    }
+}
+
+/// One request to the provider API, as the glue read it off any HTTP version.
+public struct APNsRequest: Sendable {
+    public var method: String
+    public var path: String
+    /// Every header in order, names in lower case (HTTP/2's pseudo-headers left out).
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.method = method
+        self.path = path
+        self.headers = headers.map { ($0.name.lowercased(), $0.value) }
+        self.body = body
+    }
+    public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+}
+
+/// A push the stand-in took: what is handed on to the device holding the token.
+public struct AcceptedPush: Sendable, Equatable {
+    public let token: String
+    public let environment: APNsEnvironment
+    public let topic: String
+    public let bundleID: String
+    public let pushType: APNsPushType
+    public let priority: Int
+    public let collapseID: String?
+    public let expiration: Int?
+    public let apnsID: String
+    public let payload: [UInt8]
+    /// Seconds since the epoch when it was taken.
+    public let time: Double
+}
+
+/// What the stand-in answers one request with.
+public struct APNsDecision: Sendable, Equatable {
+    public var status: Int
+    public var reason: APNsReason?
+    public var apnsID: String
+    /// Milliseconds since the epoch: when the token stopped being valid (410 only).
+    public var timestamp: Int64?
+    /// Answer this many milliseconds late (a `slow:` fault).
+    public var delayMs: Int = 0
+    public var accepted: AcceptedPush?
+    /// The fault that decided or slowed this answer, in `--fault`'s words.
+    public var fault: String?
+    /// Things Apple takes but a developer would want to know (a payload that is not JSON).
+    public var warnings: [String] = []
+    public var provider: ProviderToken?
+
+    /// The response body: empty for 200, else `{"reason": …}` (and `"timestamp"` for a 410).
+    public var body: [UInt8] {
+        guard let reason else { return [] }
+        var object: JSONObject = ["reason": .string(reason.rawValue)]
+        if let timestamp { object["timestamp"] = .number(Double(timestamp)) }
+        return JSONWriter.bytes(.object(object))
+    }
+
+    /// The response headers: `apns-id` always, a JSON type with a body.
+    public var headers: [(name: String, value: String)] {
+        reason == nil ? [("apns-id", apnsID)] : [("apns-id", apnsID), ("content-type", "application/json")]
+    }
+}
+
+/// Apple's provider API as a pure value: one environment's listener state is shared by both
+/// (tokens and devices are global), each request decided in Apple's order — method, path,
+/// headers seen twice, provider token, topic and push type, priority, ids and dates, device
+/// token, payload, the device's app and environment, injected faults — then taken.
+public struct APNsStandIn: Sendable {
+    public struct Options: Sendable {
+        public var teamID: String
+        public var keyIDs: Set<String>
+        /// Topics (bundle ids) the team may push to; empty: any.
+        public var topics: Set<String> = []
+        /// Devices known from the start; when any is given, an unknown token is `BadDeviceToken`.
+        public var devices: [String: APNsDevice] = [:]
+        public var faults: [APNsFault] = []
+        public var seed: UInt64 = 0
+        public var tokenUpdateInterval = APNsLimits.providerTokenUpdateInterval
+        public init(teamID: String, keyIDs: Set<String>) {
+            self.teamID = teamID
+            self.keyIDs = keyIDs
+        }
+    }
+
+    public let options: Options
+    /// Milliseconds since the epoch when the stand-in started: the time a token with an
+    /// `Unregistered`/`ExpiredToken` fault went.
+    public let startedMs: Int64
+    private var tokens: ProviderTokenRules
+    /// Devices by token (lower-case hex): given ones, and ones learned from their first push.
+    public private(set) var devices: [String: APNsDevice]
+    private var generator: SeededGenerator
+
+    public init(options: Options, now: Double) {
+        self.options = options
+        startedMs = Int64(now * 1000)
+        tokens = ProviderTokenRules(teamID: options.teamID, keyIDs: options.keyIDs, updateInterval: options.tokenUpdateInterval)
+        devices = options.devices
+        generator = SeededGenerator(seed: options.seed)
+    }
+
+    private static let checkedHeaders: Set<String> = ["authorization", "apns-topic", "apns-push-type", "apns-priority",
+                                                       "apns-collapse-id", "apns-expiration", "apns-id"]
+
+    /// Decides one request to `environment`'s listener at `now` (seconds); `entropy` (16 random
+    /// bytes) makes the `apns-id` when the request has none.
+    public mutating func decide(_ request: APNsRequest, environment: APNsEnvironment, now: Double,
+                                signatures: some SignatureCheck, entropy: [UInt8]) -> APNsDecision {
+        let givenID = request.header("apns-id")
+        let apnsID = givenID.flatMap { Self.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? Self.uuid(entropy)
+        var decision = APNsDecision(status: 200, reason: nil, apnsID: apnsID)
+        func fail(_ reason: APNsReason, timestamp: Int64? = nil) -> APNsDecision {
+            decision.status = reason.status
+            decision.reason = reason
+            decision.timestamp = reason.isGone ? (timestamp ?? Int64(now * 1000)) : nil
+            return decision
+        }
+        guard request.method == "POST" else { return fail(.methodNotAllowed) }
+        let prefix = "/3/device/"
+        guard request.path.hasPrefix(prefix) else { return fail(.badPath) }
+        let token = String(request.path.dropFirst(prefix.count))
+        guard !token.contains("/"), !token.contains("?") else { return fail(.badPath) }
+        guard !token.isEmpty else { return fail(.missingDeviceToken) }
+        var counts: [String: Int] = [:]
+        for header in request.headers where Self.checkedHeaders.contains(header.name) { counts[header.name, default: 0] += 1 }
+        guard counts.values.allSatisfy({ $0 == 1 }) else { return fail(.duplicateHeaders) }
+
+        let (tokenProblem, provider) = tokens.check(authorization: request.header("authorization"), now: now, signatures: signatures)
+        decision.provider = provider
+        if let tokenProblem { return fail(tokenProblem) }
+
+        guard let topic = request.header("apns-topic"), !topic.isEmpty else { return fail(.missingTopic) }
+        guard APNsPushType.isWellFormed(topic: topic) else { return fail(.badTopic) }
+        let typeWord = request.header("apns-push-type") ?? "alert"
+        guard let pushType = APNsPushType(rawValue: typeWord) else { return fail(.invalidPushType) }
+        guard let bundleID = pushType.bundleID(ofTopic: topic) else { return fail(.badTopic) }
+        guard options.topics.isEmpty || options.topics.contains(bundleID) else { return fail(.topicDisallowed) }
+        let priority: Int
+        if let word = request.header("apns-priority") {
+            guard let value = Int(word), pushType.allows(priority: value) else { return fail(.badPriority) }
+            priority = value
+        } else {
+            priority = pushType == .background ? 5 : 10
+        }
+        if givenID != nil, !Self.isCanonicalUUID(givenID!) { return fail(.badMessageId) }
+        var expiration: Int?
+        if let word = request.header("apns-expiration") {
+            guard !word.isEmpty, word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(word) else { return fail(.badExpirationDate) }
+            expiration = value
+        }
+        let collapseID = request.header("apns-collapse-id")
+        if let collapseID, collapseID.utf8.count > APNsLimits.collapseIDBytes { return fail(.badCollapseId) }
+        guard APNsDeviceToken.isWellFormed(token) else { return fail(.badDeviceToken) }
+        let device = token.lowercased()
+        guard !request.body.isEmpty else { return fail(.payloadEmpty) }
+        guard request.body.count <= pushType.payloadLimit else { return fail(.payloadTooLarge) }
+        if let known = devices[device] {
+            guard known.environment == environment else { return fail(.badDeviceToken) }
+            guard known.bundleID == bundleID else { return fail(.deviceTokenNotForTopic) }
+        } else if !options.devices.isEmpty {
+            return fail(.badDeviceToken)
+        }
+        if (try? JSONParser.parse(bytes: request.body))?.objectValue == nil {
+            decision.warnings.append("the payload is not a JSON object; a device would drop it")
+        }
+
+        for fault in options.faults {
+            let applies: Bool
+            switch fault.target {
+            case .token(let hex): applies = hex == device
+            case .every: applies = true
+            case .random(let share): applies = Double.random(in: 0..<1, using: &generator) < share
+            }
+            guard applies else { continue }
+            switch fault.effect {
+            case .delay(let ms):
+                decision.delayMs += ms
+                decision.fault = (decision.fault.map { $0 + " " } ?? "") + "slow:\(ms)"
+            case .answer(let reason):
+                decision.fault = (decision.fault.map { $0 + " " } ?? "") + reason.rawValue
+                if case .token = fault.target { return fail(reason, timestamp: startedMs) }
+                return fail(reason)
+            }
+        }
+
+        devices[device] = APNsDevice(bundleID: bundleID, environment: environment)
+        decision.accepted = AcceptedPush(token: device, environment: environment, topic: topic, bundleID: bundleID,
+                                         pushType: pushType, priority: priority, collapseID: collapseID,
+                                         expiration: expiration, apnsID: apnsID, payload: request.body, time: now)
+        return decision
+    }
+
+    /// 8-4-4-4-12 hex digits.
+    public static func isCanonicalUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.utf8.count) == [8, 4, 4, 4, 12]
+            && groups.allSatisfy { $0.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) } }
+    }
+
+    /// A version-4 UUID in lower case from 16 random bytes.
+    public static func uuid(_ entropy: [UInt8]) -> String {
+        var bytes = Array((entropy + Array(repeating: 0, count: 16)).prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = bytes.map { byte in String(Array("0123456789abcdef")[Int(byte >> 4)]) + String(Array("0123456789abcdef")[Int(byte & 0xF)]) }.joined()
+        let chars = Array(hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+    }
+}

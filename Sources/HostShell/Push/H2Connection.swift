@@ -1,0 +1,188 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// One HTTP/2 connection to the stand-in — TLS (ALPN `h2`, OpenSSL) or cleartext prior
+/// knowledge (`h2c`) — framed by nghttp2. Each finished request stream goes to the service;
+/// its decision goes back as the stream's response. Non-blocking on the GLib main loop.
+@MainActor
+final class H2Connection {
+    final class Stream {
+        var method = "", path = ""
+        var headers: [(name: String, value: String)] = []
+        var body: [UInt8] = []
+        var response: [UInt8] = []
+        var sent = 0
+    }
+
+    let fd: Int32
+    private let ssl: OpaquePointer?
+    private var session: OpaquePointer?
+    private let environment: APNsEnvironment
+    private let service: APNsService
+    private let onClose: (H2Connection) -> Void
+    private var streams: [Int32: Stream] = [:]
+    private var outgoing: [UInt8] = []
+    private var inWatch: UInt32 = 0, outWatch: UInt32 = 0
+    private var alpnChecked = false
+    private(set) var closed = false
+    var transport: String { ssl == nil ? "h2c" : "h2" }
+
+    init(fd: Int32, ssl: OpaquePointer?, environment: APNsEnvironment, service: APNsService, onClose: @escaping (H2Connection) -> Void) {
+        self.fd = fd
+        self.ssl = ssl
+        self.environment = environment
+        self.service = service
+        self.onClose = onClose
+        var callbacks: OpaquePointer?
+        nghttp2_session_callbacks_new(&callbacks)
+        H2Callbacks.install(callbacks)
+        nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
+        nghttp2_session_callbacks_del(callbacks)
+        var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: 1000)]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, 1)
+        inWatch = g_unix_fd_add(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), { _, _, data in
+            let connection = Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { connection.readable() ? 1 : 0 }
+        }, Unmanaged.passUnretained(self).toOpaque())
+        _ = readable()
+    }
+
+    nonisolated static func from(_ data: UnsafeMutableRawPointer?) -> H2Connection { Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue() }
+
+    /// Reads what is there, feeds nghttp2, writes what it answers. False once closed.
+    private func readable() -> Bool {
+        guard !closed else { return false }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while !closed {
+            var count = 0
+            if let ssl {
+                let result = SSL_read(ssl, &buffer, Int32(buffer.count))
+                if result <= 0 {
+                    let error = SSL_get_error(ssl, result)
+                    ERR_clear_error()
+                    if error == SSL_ERROR_WANT_READ { break }
+                    if error == SSL_ERROR_WANT_WRITE { watchWritable(); break }
+                    close(); return false
+                }
+                count = Int(result)
+            } else {
+                count = read(fd, &buffer, buffer.count)
+                if count < 0 && (errno == EAGAIN || errno == EINTR) { break }
+                if count <= 0 { close(); return false }
+            }
+            guard checkALPN() else { return false }
+            if nghttp2_session_mem_recv(session, buffer, count) < 0 { close(); return false }
+        }
+        guard checkALPN() else { return false }
+        pump()
+        return !closed
+    }
+
+    /// Over TLS only `h2` is spoken: a client that did not ask for it is closed on.
+    private func checkALPN() -> Bool {
+        guard let ssl, !alpnChecked, SSL_is_init_finished(ssl) == 1 else { return !closed }
+        alpnChecked = true
+        var selected: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &selected, &length)
+        guard length == 2, let selected, selected[0] == UInt8(ascii: "h"), selected[1] == UInt8(ascii: "2") else { close(); return false }
+        return true
+    }
+
+    /// Moves nghttp2's output to the socket; closes when neither side wants more.
+    func pump() {
+        guard !closed, let session else { return }
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            if count < 0 { close(); return }
+            if count == 0 { break }
+            outgoing.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        }
+        flush()
+        if !closed, outgoing.isEmpty, nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0 { close() }
+    }
+
+    private func flush() {
+        while !outgoing.isEmpty && !closed {
+            var written = 0
+            if let ssl {
+                let result = outgoing.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+                if result <= 0 {
+                    let error = SSL_get_error(ssl, result)
+                    ERR_clear_error()
+                    if error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ { watchWritable(); return }
+                    close(); return
+                }
+                written = Int(result)
+            } else {
+                written = outgoing.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if written < 0 && (errno == EAGAIN || errno == EINTR) { watchWritable(); return }
+                if written <= 0 { close(); return }
+            }
+            outgoing.removeFirst(written)
+        }
+    }
+
+    private func watchWritable() {
+        guard outWatch == 0 else { return }
+        outWatch = g_unix_fd_add(fd, G_IO_OUT, { _, _, data in
+            let connection = Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                connection.outWatch = 0
+                connection.flush()
+                _ = connection.readable()
+                return 0
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    // MARK: streams (called from nghttp2's callbacks)
+
+    func beginStream(_ id: Int32) { streams[id] = Stream() }
+    func stream(_ id: Int32) -> Stream? { streams[id] }
+    func endStream(_ id: Int32) { streams[id] = nil }
+
+    /// A request stream is complete: decide it and answer on it.
+    func requestComplete(_ id: Int32) {
+        guard let stream = streams[id] else { return }
+        let request = APNsRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body)
+        service.handle(request, environment: environment, transport: transport) { [weak self] decision in
+            self?.respond(id, decision)
+        }
+    }
+
+    private func respond(_ id: Int32, _ decision: APNsDecision) {
+        guard !closed, let session, let stream = streams[id] else { return }
+        stream.response = decision.body
+        let fields = [(":status", String(decision.status))] + decision.headers.map { ($0.name, $0.value) }
+            + (decision.body.isEmpty ? [] : [("content-length", String(decision.body.count))])
+        let strings = fields.map { (strdup($0.0)!, strdup($0.1)!, $0.0.utf8.count, $0.1.utf8.count) }
+        defer { for string in strings { free(string.0); free(string.1) } }
+        var nva = strings.map { nghttp2_nv(name: UnsafeMutableRawPointer($0.0).assumingMemoryBound(to: UInt8.self),
+                                           value: UnsafeMutableRawPointer($0.1).assumingMemoryBound(to: UInt8.self),
+                                           namelen: $0.2, valuelen: $0.3, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)) }
+        if decision.body.isEmpty {
+            nghttp2_submit_response(session, id, &nva, nva.count, nil)
+        } else {
+            var provider = nghttp2_data_provider()
+            provider.read_callback = H2Callbacks.readBody
+            nghttp2_submit_response(session, id, &nva, nva.count, &provider)
+        }
+        pump()
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if inWatch != 0 { g_source_remove(inWatch); inWatch = 0 }
+        if outWatch != 0 { g_source_remove(outWatch); outWatch = 0 }
+        if let session { nghttp2_session_del(session) }
+        session = nil
+        if let ssl { SSL_free(ssl) }
+        Glibc.close(fd)
+        streams = [:]
+        onClose(self)
+    }
+}

@@ -1,0 +1,126 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// The Hermes push gateway on libsoup: `/register` and `/push` decided by `HermesGateway`
+/// (BridgeRuntime), capabilities by OpenSSL's HMAC, the push forwarded to Apple's provider API
+/// (the stand-in's base URL per environment, over HTTP/1.1) with a provider token it signs and
+/// keeps about 50 minutes.
+@MainActor
+final class HermesGatewayServer {
+    struct Settings {
+        var secret: [UInt8]
+        var topic: String
+        var bases: [APNsEnvironment: String]
+    }
+    let settings: Settings
+    private let signer: ES256Signer
+    private let server: UnsafeMutablePointer<SoupServer>
+    private let session: UnsafeMutablePointer<SoupSession>
+    private var providerToken: (text: String, issuedAt: Double)?
+    private(set) var port = 0
+
+    init(settings: Settings, signer: ES256Signer) {
+        self.settings = settings
+        self.signer = signer
+        session = soup_session_new()!
+        soup_session_set_timeout(session, 10)
+        server = cgtk_soup_server_new()!
+        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
+            let gateway = Unmanaged<HermesGatewayServer>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { gateway.handle(message!, path: String(cString: path!)) }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    func start(port requested: Int) throws(UsageError) {
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard soup_server_listen_local(server, guint(requested), SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&error)
+            throw UsageError("cannot start the Hermes gateway: \(reason)")
+        }
+        let uris = soup_server_get_uris(server)
+        if let first = uris?.pointee.data { port = Int(g_uri_get_port(OpaquePointer(first))) }
+        g_slist_free_full(uris, { g_uri_unref(OpaquePointer($0)) })
+    }
+
+    private func capability(_ token: String) -> String {
+        ES256Signer.hmacSHA256Hex(key: settings.secret, message: HermesGateway.capabilityInput(token: token))
+    }
+
+    private func handle(_ message: OpaquePointer, path: String) {
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
+        guard method == "POST" else { return send(message, 405, ["error": "POST only"]) }
+        var body: [UInt8] = []
+        if let raw = soup_server_message_get_request_body(message), raw.pointee.length > 0, let data = raw.pointee.data {
+            body = Array(UnsafeRawBufferPointer(start: data, count: min(Int(raw.pointee.length), 64 * 1024)))
+        }
+        let outcome: HermesGateway.Outcome
+        switch path {
+        case "/register": outcome = HermesGateway.register(body: body, capability: capability)
+        case "/push": outcome = HermesGateway.push(body: body, capability: capability)
+        default: return send(message, 404, ["error": "no such route; the gateway serves POST /register and POST /push"])
+        }
+        switch outcome {
+        case .answer(let status, let json): send(message, status, json)
+        case .forward(let outbound):
+            g_object_ref(UnsafeMutableRawPointer(message))
+            soup_server_message_pause(message)
+            forward(outbound) { [weak self] status, json in
+                self?.send(message, status, json)
+                soup_server_message_unpause(message)
+                g_object_unref(UnsafeMutableRawPointer(message))
+            }
+        }
+    }
+
+    private func forward(_ outbound: HermesGateway.APNsOutbound, done: @escaping @MainActor (Int, JSONValue) -> Void) {
+        guard let base = settings.bases[outbound.environment] else {
+            return done(502, ["error": .string("the gateway has no APNs base URL for \(outbound.environment.rawValue)")])
+        }
+        let now = wallClockSeconds()
+        if HermesGateway.providerTokenIsStale(issuedAt: providerToken?.issuedAt, now: now),
+           let text = signer.providerToken(issuedAt: Int(now)) {
+            providerToken = (text, Double(Int(now)))
+        }
+        guard let token = providerToken?.text, let message = soup_message_new("POST", base + "/3/device/" + outbound.token) else {
+            return done(502, ["error": "the gateway cannot make its APNs request"])
+        }
+        let headers = soup_message_get_request_headers(message)
+        soup_message_headers_append(headers, "authorization", "bearer " + token)
+        soup_message_headers_append(headers, "apns-topic", settings.topic)
+        for header in outbound.headers { soup_message_headers_append(headers, header.name, header.value) }
+        let bytes = JSONWriter.bytes(outbound.payload)
+        let payload = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        soup_message_set_request_body_from_bytes(message, "application/json", payload)
+        g_bytes_unref(payload)
+        final class Pending { let message: OpaquePointer; let done: @MainActor (Int, JSONValue) -> Void
+            init(_ m: OpaquePointer, _ d: @escaping @MainActor (Int, JSONValue) -> Void) { message = m; done = d } }
+        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
+            let pending = Unmanaged<Pending>.fromOpaque(data!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
+            g_clear_error(&error)
+            var bytes: [UInt8] = []
+            if let body {
+                var size: gsize = 0
+                if let data = g_bytes_get_data(body, &size) { bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
+                g_bytes_unref(body)
+            }
+            let status = body == nil ? nil : Int(soup_message_get_status(pending.message).rawValue)
+            let apnsID = soup_message_headers_get_one(soup_message_get_response_headers(pending.message), "apns-id").map { String(cString: $0) }
+            g_object_unref(UnsafeMutableRawPointer(pending.message))
+            let answer = HermesGateway.answer(forAPNs: status, body: bytes, apnsID: apnsID)
+            MainActor.assumeIsolated { pending.done(answer.status, answer.body) }
+        }, Unmanaged.passRetained(Pending(message, done)).toOpaque())
+    }
+
+    private func send(_ message: OpaquePointer, _ status: Int, _ json: JSONValue) {
+        soup_server_message_set_status(message, guint(status), nil)
+        let bytes = JSONWriter.bytes(json)
+        bytes.withUnsafeBufferPointer { buffer in
+            soup_server_message_set_response(message, "application/json", SOUP_MEMORY_COPY,
+                                             buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(buffer.count))
+        }
+    }
+}

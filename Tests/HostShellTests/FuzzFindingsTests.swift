@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// What the live fuzzer and soak found (issue 15 item 7), one test each, in the real app.
+@Suite("Fuzz findings (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct FuzzFindingsTests {
+    /// Page script: `raw(text)` hands the relay raw JSON text as a page can (learning the
+    /// request event's name from one postMessage), resolving with the parsed reply.
+    static let rawSender = """
+        const post = window.webkit.messageHandlers.tilecastNative.postMessage;
+        const dispatch = window.dispatchEvent; let name;
+        window.dispatchEvent = function (e) { if (!name && e.type.startsWith("hostshell-request-")) name = e.type; return dispatch.call(this, e); };
+        await post({ version: 1, type: "config/get", payload: {} });
+        window.dispatchEvent = dispatch;
+        const waiting = new Map(); let seq = 7e12;
+        addEventListener(name.replace("request", "response"), (e) => { const d = JSON.parse(e.detail); const r = waiting.get(d.seq); if (r) r(JSON.parse(d.reply)); });
+        const raw = (text) => new Promise((resolve) => { const s = ++seq; waiting.set(s, resolve); dispatch.call(window, new CustomEvent(name, { detail: s + ":" + text })); });
+        const code = (r) => r.ok ? "ok" : r.error.code;
+        """
+
+    func withApp(_ body: (RunningApp, PageScript) throws -> Void) throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        _ = try live.app.state("screen=page", "negotiated=true", "presentation.ready=true", timeout: 60)
+        try body(live.app, PageScript(app: live.app))
+    }
+
+    @Test("a NUL in a message's text does not cut it short: what follows it still counts")
+    func nulIsNotAnEnd() throws {
+        try withApp { _, page in
+            let result = try page.run(Self.rawSender + """
+                return { trailing: code(await raw('{"version":1,"type":"config/get","payload":{}}\\u0000{"x":1}')),
+                         escaped: code(await post({ version: 1, type: "navigation/state", payload: { activeDestinationId: null, path: "/a\\u0000b" } })) };
+                """)
+            #expect(result["trailing"] as? String == "malformed", "text after a NUL was dropped and the rest accepted: \(result)")
+            #expect(result["escaped"] as? String == "ok", "\(result)")
+        }
+    }
+
+    @Test("a lone surrogate in a string becomes U+FFFD, as toWellFormed() does: the message is decoded")
+    func loneSurrogateInAString() throws {
+        try withApp { _, page in
+            let result = try page.run(Self.rawSender + """
+                return { high: code(await raw('{"version":1,"type":"system/haptic","payload":{"feedback":"selection","note":"\\uD800"}}')),
+                         low: code(await raw('{"version":1,"type":"navigation/state","payload":{"activeDestinationId":null,"path":"/x\\uDFFFy"}}')),
+                         posted: code(await post({ version: 1, type: "system/haptic", payload: { feedback: "selection", note: "\\uDC00" } })) };
+                """)
+            #expect(result["high"] as? String == "ok", "\(result)")
+            #expect(result["low"] as? String == "ok", "\(result)")
+            #expect(result["posted"] as? String == "ok", "\(result)")
+        }
+    }
+
+    @Test("a lone-surrogate id is answered, with the id as toWellFormed() makes it")
+    func loneSurrogateId() throws {
+        try withApp { _, page in
+            let result = try page.run(Self.rawSender + """
+                const a = await raw('{"version":1,"id":"\\uD800","type":"config/get","payload":{}}');
+                const b = await post({ version: 1, id: "x\\uDC00", type: "config/get", payload: {} });
+                return { raw: code(a), rawId: a.id === "\\uFFFD", posted: code(b), postedId: b.id === "x\\uFFFD" };
+                """)
+            #expect(result["raw"] as? String == "ok" && result["rawId"] as? Bool == true, "\(result)")
+            #expect(result["posted"] as? String == "ok" && result["postedId"] as? Bool == true, "\(result)")
+        }
+    }
+
+    @Test("a message from a sheet page the host has let go of is answered unavailable, never left unanswered")
+    func discardedSheetPage() throws {
+        try withApp { app, page in
+            // Main collects what the sheet page hears, over a BroadcastChannel (the sheet's
+            // document is gone soon after); both ends are kept on `window`, out of the collector's way.
+            _ = try page.run("""
+                window.__heard = []; window.__channel = new BroadcastChannel("findings"); window.__channel.onmessage = (e) => window.__heard.push(e.data);
+                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "presentation/open",
+                  payload: { presentationId: "going", title: "Going", path: "/__native/modal/screens/lobby-north/preview" } });
+                """)
+            _ = try app.state("presentation.shown.presentationId=\"going\"", "presentation.shown.revealed=true", timeout: 60)
+            // The sheet closes itself, and goes on posting while the host lets go of its page.
+            let posted = try app.ctl("eval", "--sheet", """
+                const bc = window.__sheetChannel = new BroadcastChannel("findings"); const post = window.webkit.messageHandlers.tilecastNative.postMessage;
+                const tell = (what) => (r) => bc.postMessage(what + " " + (r === undefined ? "undefined" : (r.ok ? "ok" : r.error.code)));
+                post({ version: 1, type: "presentation/close", payload: { presentationId: "going" } }).then(tell("close"));
+                for (let i = 0; i < 5; i++) post({ version: 1, type: "system/haptic", payload: { feedback: "selection" } }).then(tell("after"));
+                true
+                """)
+            #expect(posted.status == 0, "\(posted.error)")
+            let heard = try app.evalWhen("window.__heard.filter((h) => h.startsWith('after')).length >= 1 ? window.__heard : null") as? [String] ?? []
+            #expect(heard.contains("close ok"), "\(heard)")
+            #expect(!heard.contains { $0.hasSuffix("undefined") }, "replies went unanswered: \(heard)")
+            #expect(heard.contains("after unavailable"), "\(heard)")
+        }
+    }
+
+    @Test("an open menu closes, reported dismissed, when an alert or a sheet comes up")
+    func menusCloseForNewSurfaces() throws {
+        try withApp { app, page in
+            let register = """
+                window.__told ??= [];
+                if (!window.__hooked) { const studio = window.tilecastNativeReceiver; window.tilecastNativeReceiver = (m) => { window.__told.push(m.type + " " + (m.payload.menuId ?? "")); return studio(m); }; window.__hooked = true; }
+                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "action-menu/register-trigger",
+                  payload: { menuId: "row", label: "Row", groups: [{ items: [{ id: "rename", label: "Rename" }] }], rect: { x: 0.4, y: 0.4, width: 0.2, height: 0.1 } } });
+                """
+            for (surface, message) in [("alert", #"{ version: 1, type: "alert/present", payload: { alertId: "q", title: "Sure?", actions: [{ id: "yes", label: "Yes" }] } }"#),
+                                       ("sheet", #"{ version: 1, type: "presentation/open", payload: { presentationId: "over", title: "Over", path: "/__native/modal/screens/cafeteria/preview" } }"#)] {
+                #expect(try page.run(register)["ok"] as? Bool == true)
+                try app.openMenu("row")
+                let shown = try page.run("window.__told = []; return await window.webkit.messageHandlers.tilecastNative.postMessage(\(message));")
+                #expect(shown["ok"] as? Bool == true, "\(surface): \(shown)")
+                let state = surface == "alert" ? try app.state("alert.alertId=\"q\"") : try app.state("presentation.shown.presentationId=\"over\"")
+                #expect(stateValue(state, "menus.open") == nil, "\(surface): the menu stays open over it")
+                let told = try app.evalWhen("window.__told.includes('action-menu/dismissed row') ? window.__told : null") as? [String]
+                #expect(told != nil, "\(surface): Studio was not told the menu was dismissed")
+                if surface == "alert" { #expect(try app.ctl("alert", "yes").status == 0) }
+                _ = try app.state("alert=null")
+            }
+        }
+    }
+
+    @Test("sheets and sign-in windows free their web views and content managers")
+    func pagesAreFreed() throws {
+        try withApp { app, page in
+            let done = try page.run("const s = await import('/__test/soak.js'); return await s.sheets({ count: 12 });")
+            #expect(done["done"] as? Int == 12, "\(done)")
+            for _ in 0..<3 {
+                #expect(try app.ctl("sign-in").status == 0)
+                _ = try app.state("auth.signingIn=true")
+                #expect(try app.ctl("sign-in-cancel").status == 0)
+                _ = try app.state("auth.signingIn=false")
+            }
+            // Main's page and the prewarmed sheet page: two of each once WebKit let go of the rest.
+            var objects: [String: Int] = [:]
+            let freed = waitUntil(timeout: 30) {
+                objects = app.currentState().flatMap { stateValue($0, "objects") as? [String: Int] } ?? [:]
+                return objects["webViews"] == 2 && objects["contentManagers"] == 2
+            }
+            #expect(freed, "still alive after 12 sheets and 3 sign-in windows: \(objects)")
+        }
+    }
+}
