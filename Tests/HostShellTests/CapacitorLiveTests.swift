@@ -182,7 +182,7 @@ struct CapacitorLiveTests {
         let noDir = try HostShellBinary.run(["capacitor", empty.path, "--check"])
         #expect(noDir.status == 2 && noDir.stderr.contains("cannot be used"), "\(noDir.stderr)")
         for (arguments, message) in [(["--url", "ftp://x"], "--url takes"), (["--apns-environment", "moon"], "--apns-environment takes"),
-                                     (["--app-id", "../x"], "not a bundle id"), (["--frobnicate"], "unknown option")] {
+                                     (["--app-id", "../x"], "not a bundle id"), (["--frobnicate"], "\"--frobnicate\"")] {
             let run = try HostShellBinary.run(["capacitor", Self.project] + arguments)
             #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
