@@ -98,13 +98,7 @@ final class CapacitorBench {
         guard !done else { return }
         done = true
         defer { g_main_loop_quit(loop) }
-        var p50 = -1.0, p99 = -1.0
-        if arrivals.count > 1001 {
-            let tail = Array(arrivals.suffix(1001))
-            let gaps = zip(tail.dropFirst(), tail).map { $0 - $1 }.sorted()
-            p50 = gaps[499]
-            p99 = gaps[989]
-        }
+        let (p50, p99) = LiveBench.gapPercentiles(arrivals)
         let missing: String? = firstRenderMs == nil ? "the page never painted (screen \(app.screen.name))"
             : isRoundTripPage && p50 < 0 ? "the round-trip page did not finish 1000 plugin calls (\(arrivals.count) messages)" : nil
         if let missing {

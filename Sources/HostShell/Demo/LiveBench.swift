@@ -60,13 +60,7 @@ final class LiveBench {
         guard !done else { return }
         done = true
         defer { g_main_loop_quit(loop) }
-        var p50 = -1.0, p99 = -1.0
-        if arrivals.count > 1001 {
-            let tail = Array(arrivals.suffix(1001))
-            let gaps = zip(tail.dropFirst(), tail).map { $0 - $1 }.sorted()
-            p50 = gaps[499]
-            p99 = gaps[989]
-        }
+        let (p50, p99) = Self.gapPercentiles(arrivals)
         // A run that did not get there is no sample: say what did not come.
         let missing = roundTripPage ? (p50 < 0 ? "the round-trip page did not finish 1000 round trips (\(arrivals.count) messages)" : nil)
                                     : (chromeMs == nil ? "the native chrome never came (no catalog negotiated)" : nil)
@@ -81,6 +75,15 @@ final class LiveBench {
                                  "rendering": .string(Self.renderingSettings())]
         printJSON(JSONWriter.string(result))
         fflush(nil)
+    }
+
+    /// The p50 and p99 of the gaps between the last 1001 message arrivals (µs); -1 for both
+    /// when fewer came (the round-trip page did not finish).
+    nonisolated static func gapPercentiles(_ arrivals: [Double]) -> (p50: Double, p99: Double) {
+        guard arrivals.count > 1001 else { return (-1, -1) }
+        let tail = Array(arrivals.suffix(1001))
+        let gaps = zip(tail.dropFirst(), tail).map { $0 - $1 }.sorted()
+        return (gaps[499], gaps[989])
     }
 
     nonisolated static let renderingVariables = RenderingPolicy.variables
