@@ -100,9 +100,9 @@ struct BridgeSizeTests {
         do { let rotated = empty.write(50); #expect(!rotated, "an empty file takes any line") }
         var resumed = BridgeLogRotation(existingBytes: 95, limit: 100)
         do { let rotated = resumed.write(10); #expect(rotated, "an existing file's size counts") }
-        let renames = BridgeLogRotation.renames(of: "/tmp/b.log")
-        #expect(renames.map(\.from) == ["/tmp/b.log.2", "/tmp/b.log.1", "/tmp/b.log"])
-        #expect(renames.map(\.to) == ["/tmp/b.log.3", "/tmp/b.log.2", "/tmp/b.log.1"])
+        let renames = BridgeLogRotation.renames(of: "logs/b.log")
+        #expect(renames.map(\.from) == ["logs/b.log.2", "logs/b.log.1", "logs/b.log"])
+        #expect(renames.map(\.to) == ["logs/b.log.3", "logs/b.log.2", "logs/b.log.1"])
         #expect(BridgeLogRotation.maxFileBytes == 8 << 20 && BridgeLogRotation.rotatedFiles == 3)
         #expect(BridgeLogRotation.renames(of: "f", keeping: 1).map(\.to) == ["f.1"])
     }

@@ -92,7 +92,7 @@ struct CommandLineRulesTests {
         do { _ = try ControlRequest.line(fromArguments: ["wait", "screen=page", "--timout", "5"]) } catch {
             #expect(error.message.contains("--timout") && error.message.contains("did you mean --timeout?"), "\(error.message)")
         }
-        do { _ = try ControlRequest.line(fromArguments: ["snapshto", "/tmp/a.png"]) } catch {
+        do { _ = try ControlRequest.line(fromArguments: ["snapshto", "shots/a.png"]) } catch {
             #expect(error.message.contains("did you mean snapshot?"), "\(error.message)")
         }
         #expect((try? ControlRequest.line(fromArguments: ["wait", "screen=page", "--timeout", "5"])) != nil)
