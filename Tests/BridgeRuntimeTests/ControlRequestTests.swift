@@ -79,7 +79,7 @@ struct ControlRequestTests {
         let long = try ControlRequest.decode(try ControlRequest.line(fromArguments: ["wait", "screen=page", "--timeout", "600"])).get()
         #expect(long.answerTimeout == 620)
         #expect(try ControlRequest.decode(#"{"command":"state"}"#).get().answerTimeout == 30)
-        #expect(try ControlRequest.decode(#"{"command":"snapshot","path":"shots/a.png"}"#).get().answerTimeout == 30)
+        #expect(try ControlRequest.decode(#"{"command":"snapshot","path":"/shots/a.png"}"#).get().answerTimeout == 30)
         #expect(ControlRequest.answerTimeout(forLine: #"{"command":"wait","until":{"a":1},"timeout":5}"#) == 25)
         #expect(ControlRequest.answerTimeout(forLine: #"{"command":"launch"}"#) == 30)
         #expect(ControlRequest.answerTimeout(forLine: "not json") == 30)
