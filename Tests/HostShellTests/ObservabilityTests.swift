@@ -38,6 +38,28 @@ struct ObservabilityTests {
             #expect(events.count == lines.count, "one JSON object per line")
             return (process.terminationStatus, events)
         }
+
+        /// Reads events as they come until one satisfies `wanted` (then stops the stream), or the
+        /// stream ends; returns every event read, the wanted one last when it came.
+        func events(until wanted: ([String: Any]) -> Bool) -> [[String: Any]] {
+            var events: [[String: Any]] = []
+            var pending = Data()
+            reading: while true {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                pending += chunk
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = pending[pending.startIndex..<newline]
+                    pending = Data(pending[pending.index(after: newline)...])
+                    guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                    events.append(event)
+                    if wanted(event) { break reading }
+                }
+            }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return events
+        }
     }
 
     @Test("events streams bridge messages and state changes as they happen; bad requests are refused")
