@@ -16,6 +16,7 @@ WEBKIT_WEBDRIVER the driver (default: WebKitWebDriver on PATH).
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import unittest
@@ -36,7 +37,24 @@ DRIVER = os.environ.get("WEBKIT_WEBDRIVER") or shutil.which("WebKitWebDriver")
 
 # When the app cannot start (no saved server, no display), WebKitWebDriver keeps waiting for it:
 # bound every request, so such a run fails with the app's own words (see start_session).
-RemoteConnection.set_timeout(60)
+# A loaded 2-core CI machine can take more than a minute to start WebKit: allow three.
+RemoteConnection.set_timeout(180)
+
+
+def stop_apps_listening_on(socket_path):
+    """Ends any app started with `--control socket_path` (one the driver gave up on while it was
+    still starting), so a failed session never leaves a window running."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                arguments = f.read().split(b"\0")
+        except OSError:
+            continue
+        if socket_path.encode() in arguments:
+            try:
+                os.kill(int(pid), signal.SIGTERM)
+            except OSError:
+                pass
 
 
 class StudioInHostShell(unittest.TestCase):
@@ -65,7 +83,9 @@ class StudioInHostShell(unittest.TestCase):
 
     def start_session(self, browser_name="hostshell"):
         """A WebDriver session on a new `hostshell open --automation --control SOCKET`."""
-        self.socket = os.path.join(self.home, "app.sock")
+        # A new socket per session: an app the driver gave up on cannot hold the next one's.
+        self.sessions = getattr(self, "sessions", 0) + 1
+        self.socket = os.path.join(self.home, f"app-{id(self)}-{self.sessions}.sock")
         self.log = os.path.join(self.home, "driver.log")
         options = Options()
         options.binary_location = HOSTSHELL
@@ -81,6 +101,7 @@ class StudioInHostShell(unittest.TestCase):
             self.driver = webdriver.Remote(command_executor=self.service.service_url, options=options)
         except Exception as error:
             self.service.stop()
+            stop_apps_listening_on(self.socket)
             with open(self.log, errors="replace") as log:  # the app's own output goes here too
                 error.add_note("WebKitWebDriver's log ends:\n" + "".join(log.readlines()[-15:]))
             raise
