@@ -138,6 +138,14 @@ public struct HomeSecDevices: Sendable {
         return .json(200, devices[index].record)
     }
 
+    /// One push attempt's result on a device (HomeSec's `record_push_result`): when it was
+    /// sent, and its error (nil on success). Nothing else of the record changes.
+    public mutating func recordPush(id: String, error: String?, at time: Double) {
+        guard let index = devices.firstIndex(where: { $0.id.isExactly(id) }) else { return }
+        devices[index].lastPushAt = time
+        devices[index].lastPushError = error
+    }
+
     static let notFound = HomeSecAnswer.json(404, ["detail": "Mobile device not found", "error_code": "MOBILE_DEVICE_NOT_FOUND"])
 
     /// `capabilities`: absent or null → nil; an object → its flags over the defaults.

@@ -55,9 +55,12 @@ public struct HomeSecServer: Sendable {
         /// False answers health with 503 "unhealthy" (the pipeline stopped).
         public var pipelineRunning: Bool
         public var cameras: [Camera]
+        /// The `apns_mobile` notifier's settings; nil: events raise no push.
+        public var apns: HomeSecNotifier.Config?
 
         public init(authEnabled: Bool = false, apiKey: String = HomeSecServer.defaultKey, corsOrigins: [String] = ["*"],
-                    pipelineRunning: Bool = true, cameras: [Camera] = HomeSecServer.referenceCameras) {
+                    pipelineRunning: Bool = true, cameras: [Camera] = HomeSecServer.referenceCameras, apns: HomeSecNotifier.Config? = nil) {
+            self.apns = apns
             self.authEnabled = authEnabled
             self.apiKey = apiKey
             self.corsOrigins = corsOrigins
@@ -86,6 +89,8 @@ public struct HomeSecServer: Sendable {
     public private(set) var log: [JSONValue] = []
     /// The bodies of `POST /api/v1/mobile/devices`, as received (parsed when they parse).
     public private(set) var registrations: [JSONValue] = []
+    /// Events raised through `POST /__test/event` and their notifications.
+    public internal(set) var notify = HomeSecNotifyState()
 
     public init(options: Options = Options()) { self.options = options }
 
@@ -133,7 +138,10 @@ public struct HomeSecServer: Sendable {
         switch segments {
         case ["__test", "log"]:
             return .json(200, ["requests": .array(log), "registrations": .array(registrations),
-                               "devices": .array(devices.devices.map(\.record))])
+                               "devices": .array(devices.devices.map(\.record)), "notifications": .array(notify.runs.map(\.record))])
+        case ["__test", "event"]:
+            guard method == "POST" else { return Self.notAllowed }
+            return raiseEvent(body: request.body, now: now, entropy: entropy)
         case ["api", "v1", "health"]:
             guard method == "GET" else { return Self.notAllowed }
             return health

@@ -9,6 +9,7 @@ enum HomeSecServeCommand {
     static let usage = """
         usage: hostshell serve --homesec [--auth on|off] [--token T] [--port N] [--cors-origin ORIGIN]…
                                          [--unhealthy] [--web-dir DIR] [--fail PATH=STATUS]…
+                                         [--apns-bundle-id ID --apns-base-url URL --apns-key-id ID --apns-team-id ID --apns-key PEM]
           --auth on|off        whether /api/v1/cameras and /api/v1/mobile/devices want the API key (default off)
           --token T            the API key a client sends as "Authorization: Bearer T" (default \(HomeSecServer.defaultKey))
           --port N             listen on 127.0.0.1:N (default: a free port)
@@ -16,8 +17,10 @@ enum HomeSecServeCommand {
           --unhealthy          /api/v1/health answers 503 with status "unhealthy" (the pipeline stopped)
           --web-dir DIR        also serve a web app from DIR (a dev server for "hostshell capacitor --url")
           --fail PATH=STATUS   answer PATH with STATUS and a body that is not JSON (for tests)
+        \(HomeSecAPNsOptions.usage)
         Routes: GET /api/v1/health, GET /api/v1/cameras, GET|POST /api/v1/mobile/devices,
-        PATCH|DELETE /api/v1/mobile/devices/ID, GET /__test/log (what the server received).
+        PATCH|DELETE /api/v1/mobile/devices/ID, GET /__test/log (what the server received, and each event's
+        notification), POST /__test/event {camera, clip_id, activity_type, risk_level, summary} (raise an event).
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -26,6 +29,7 @@ enum HomeSecServeCommand {
         var webDirectory: String?
         var failures: [String: UInt32] = [:]
         var origins: [String] = []
+        var apns = HomeSecAPNsOptions()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -67,19 +71,25 @@ enum HomeSecServeCommand {
                 }
                 failures[String(value[..<equals])] = status
             default:
+                if try apns.take(argument, &rest) { continue }
                 throw UsageError("unknown argument \(argument) for serve --homesec; run \"hostshell serve --homesec --help\"")
             }
         }
         if !origins.isEmpty { options.corsOrigins = origins }
+        let notifier = try apns.resolve { name in getenv(name).map { String(cString: $0) } }
+        options.apns = notifier?.config
         let settings = options
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let server = HomeSecFixtureServer(options: settings, webDirectory: webDirectory)
             server.failures = failures
+            if let notifier { server.apnsClient = APNsProviderClient(signer: notifier.signer) }
             do throws(UsageError) { try server.start(port: port) } catch { return .failure(error) }
             printOut(server.baseURL)
             let auth = settings.authEnabled ? "auth on (Authorization: Bearer \(settings.apiKey))" : "auth off"
             printError("HomeSec reference server: \(auth); CORS \(settings.corsOrigins.joined(separator: " "))"
-                       + (webDirectory.map { "; web app from \($0)" } ?? ""))
+                       + (webDirectory.map { "; web app from \($0)" } ?? "")
+                       + (settings.apns.map { "; APNs notifier for \($0.bundleID) (\($0.environment)) at \($0.baseURL)" } ?? ""))
+            for warning in notifier?.warnings ?? [] { printError("HomeSec reference server: " + warning + "; every event's push will fail") }
             fflush(nil)  // the address must reach a reading parent at once
             let loop = g_main_loop_new(nil, 0)
             for signal in [SIGINT, SIGTERM] {

@@ -8,7 +8,9 @@ import Glibc
 /// as HomeSec's server serves its UI).
 @MainActor
 final class HomeSecFixtureServer {
-    private(set) var rules: HomeSecServer
+    var rules: HomeSecServer
+    /// The notifier's client to APNs (nil without `--apns-…`): see `HomeSecFixtureServer+Notify`.
+    var apnsClient: APNsProviderClient?
     let webDirectory: String?
     /// Injected failures for tests: a path answered with this status and a body that is not JSON.
     var failures: [String: UInt32] = [:]
@@ -57,6 +59,7 @@ final class HomeSecFixtureServer {
         var generator = SystemRandomNumberGenerator()
         let entropy = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let response = rules.respond(request, now: wallClockSeconds(), entropy: entropy)
+        startRaisedRuns()
         guard response.servesFile else {
             send(message, status: UInt32(response.status), type: response.contentType, body: response.body, headers: response.headers)
             return

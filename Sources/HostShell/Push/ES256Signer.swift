@@ -9,18 +9,24 @@ final class ES256Signer {
     let keyID: String
     let teamID: String
 
-    init(keyFile path: String, keyID: String, teamID: String) throws(UsageError) {
+    convenience init(keyFile path: String, keyID: String, teamID: String) throws(UsageError) {
         guard let bytes = try? FileReading.bytes(path, limit: 64 * 1024) else { throw UsageError("--key-file \(path): the file cannot be read") }
+        try self.init(pem: bytes, keyID: keyID, teamID: teamID, source: "--key-file \(path)")
+    }
+
+    /// From the PEM text itself (an environment variable's value, a file read elsewhere);
+    /// `source` names it in errors.
+    init(pem bytes: [UInt8], keyID: String, teamID: String, source: String) throws(UsageError) {
         let key: OpaquePointer? = bytes.withUnsafeBytes { raw in
             let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))
             defer { BIO_free(bio) }
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
         ERR_clear_error()
-        guard let key else { throw UsageError("--key-file \(path): not a PEM private key (Apple's AuthKey_KEYID.p8 is one)") }
+        guard let key else { throw UsageError("\(source): not a PEM private key (Apple's AuthKey_KEYID.p8 is one)") }
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, EVP_PKEY_get_bits(key) == 256 else {
             EVP_PKEY_free(key)
-            throw UsageError("--key-file \(path): not a P-256 EC key; APNs keys are ES256")
+            throw UsageError("\(source): not a P-256 EC key; APNs keys are ES256")
         }
         self.key = key
         self.keyID = keyID
