@@ -3,7 +3,7 @@ import Testing
 
 @Suite("HermesPluginSender: the plugin's register, retry, re-register and prune rules")
 struct HermesPluginSenderTests {
-    static let device = HermesDevice(token: String(repeating: "ab", count: 32), environment: .sandbox, appVersion: "1.0")
+    static let device = HermesPushDevice(token: String(repeating: "ab", count: 32), environment: .sandbox, appVersion: "1.0")
     static func sender(capability: String? = "cap-1", thread: String = "") -> HermesPluginSender {
         HermesPluginSender(device: device, type: .approval, sessionID: "s-1", threadID: thread, capability: capability)
     }

@@ -32,7 +32,7 @@ extension HermesClient {
         ]
     }
 
-    static func json(_ notification: Notification) -> JSONValue {
+    public static func json(_ notification: Notification) -> JSONValue {
         ["id": .number(Double(notification.id)), "sessionID": .string(notification.sessionID), "type": .string(notification.type),
          "title": .string(notification.title), "body": .string(notification.body),
          "threadID": notification.threadID.map(JSONValue.string) ?? .null,

@@ -23,7 +23,7 @@ public enum HermesPushType: String, Sendable, CaseIterable {
 }
 
 /// A device the plugin pushes to.
-public struct HermesDevice: Sendable, Equatable {
+public struct HermesPushDevice: Sendable, Equatable {
     public var token: String
     public var environment: APNsEnvironment
     public var appVersion: String
@@ -80,13 +80,13 @@ public struct HermesPluginSender: Sendable {
             self.capability = capability; self.pushes = pushes; self.registrations = registrations
         }
 
-        public func json(device: HermesDevice) -> JSONValue {
+        public func json(device: HermesPushDevice) -> JSONValue {
             ["delivered": .bool(delivered), "status": status.map { .number(Double($0)) } ?? .null,
              "error": error.map(JSONValue.string) ?? .null, "pruned": .bool(pruned), "device": .string(device.label)]
         }
     }
 
-    public let device: HermesDevice
+    public let device: HermesPushDevice
     public let type: HermesPushType
     public let sessionID: String
     public let threadID: String
@@ -97,7 +97,7 @@ public struct HermesPluginSender: Sendable {
     private var registrations = 0
     private var finished = false
 
-    public init(device: HermesDevice, type: HermesPushType, sessionID: String, threadID: String = "", capability: String?) {
+    public init(device: HermesPushDevice, type: HermesPushType, sessionID: String, threadID: String = "", capability: String?) {
         self.device = device; self.type = type; self.sessionID = sessionID; self.threadID = threadID; self.capability = capability
     }
 

@@ -27,11 +27,11 @@ public struct HermesPluginServer: Sendable {
         case answer(status: Int, body: JSONValue)
         /// Push `type` for `sessionID` to these devices, then call `finished` with the results in
         /// the same order; `test` says which answer shape to give.
-        case fanOut(type: HermesPushType, sessionID: String, devices: [HermesDevice], test: Bool)
+        case fanOut(type: HermesPushType, sessionID: String, devices: [HermesPushDevice], test: Bool)
     }
 
     public var options: Options
-    public private(set) var devices: [HermesDevice] = []
+    public private(set) var devices: [HermesPushDevice] = []
     /// The gateway capability known for a token.
     public private(set) var capabilities: [String: String] = [:]
     /// Every fan-out's results, newest last (for `/__test/log`), at most `maxLog`.
@@ -68,7 +68,7 @@ public struct HermesPluginServer: Sendable {
             guard let version = object["app_version"]?.stringValue, version.contains(where: { $0 != " " }) else {
                 return Self.error(400, "app_version must be a non-empty string")
             }
-            let device = HermesDevice(token: token, environment: environment, appVersion: version)
+            let device = HermesPushDevice(token: token, environment: environment, appVersion: version)
             if let index = devices.firstIndex(where: { $0.token == token }) {
                 if devices[index].environment != environment { capabilities[token] = nil }
                 devices[index] = device
@@ -129,7 +129,7 @@ public struct HermesPluginServer: Sendable {
     }
 
     /// A fan-out is over: keep each device's capability, prune the gone ones, and answer.
-    public mutating func finished(type: HermesPushType, sessionID: String, devices sent: [HermesDevice],
+    public mutating func finished(type: HermesPushType, sessionID: String, devices sent: [HermesPushDevice],
                                   results: [HermesPluginSender.Result], test: Bool) -> (status: Int, body: JSONValue) {
         for (device, result) in zip(sent, results) {
             if result.pruned { remove(device.token) } else { capabilities[device.token] = result.capability }
