@@ -188,6 +188,41 @@ struct HermesLoopTests {
         #expect(try ctl("back").status == 1, "a Studio command is refused with the device's commands")
     }
 
+    @Test("a denial registers nothing, a later grant does; a rotated token registers again; not installed: setup offered and the test fails; no server: unknown")
+    func registrationRules() throws {
+        let server = try ServingProcess(["hermes-server", "serve", "--session-token", "T", "--gateway", "http://127.0.0.1:9"])
+        defer { server.stop() }
+        func tokens() throws -> [String] {
+            ((try Self.call(server.url + "/__test/devices", method: "GET").json?["devices"] as? [[String: Any]]) ?? []).compactMap { $0["device_token"] as? String }
+        }
+        var phone = try device(server.url, ["--name", "rules"])
+        #expect(try ctl("wait", "hermes.prompt=permission").status == 0)
+        #expect(try ctl("permission", "deny").status == 0)
+        #expect(try ctl("wait", "hermes.permission=denied").status == 0)
+        #expect(try tokens().isEmpty)
+        #expect(try ctl("permission", "grant").status == 0, "the setting changed later")
+        let first = try #require(hermes(try ctl("wait", "hermes.registration.state=registered").result)["token"] as? String)
+        #expect(try tokens() == [first])
+        #expect(try ctl("push-token", "rotate").status == 0)
+        let second = try #require(hermes(try ctl("wait", "hermes.registration.state=registered").result)["token"] as? String)
+        let afterRotation = try tokens()
+        #expect(second != first && afterRotation.contains(second))
+
+        // The same profile against a server without the plugin.
+        phone.stop()
+        let bare = try ServingProcess(["hermes-server", "serve", "--session-token", "T", "--gateway", "http://127.0.0.1:9", "--not-installed"])
+        phone = try device(bare.url, ["--name", "rules"])
+        defer { phone.stop() }
+        #expect(try ctl("wait", "hermes.readiness=not-ready", "hermes.prompt=setup").status == 0)
+        #expect(try ctl("hermes", "test").status == 0)
+        let failed = try ctl("wait", "hermes.test.state=failed")
+        #expect(failed.status == 0 && ((hermes(failed.result)["test"] as? [String: Any])?["error"] as? String)?.hasPrefix("HTTP 404") == true)
+        bare.stop()
+        #expect(try ctl("hermes", "later").status == 0)
+        #expect(try ctl("hermes", "probe").status == 0)
+        #expect(try ctl("wait", "hermes.readiness=unknown", "hermes.prompt=none").status == 0, "no answer: unknown, no prompt")
+    }
+
     @Test("bad arguments are refused with one clear line; --help lists every flag", arguments: [
         ["hermes-server", "serve"], ["hermes-server", "serve", "--session-token", "T"], ["hermes-server", "serve", "--gateway", "ftp://x"],
         ["hermes-server", "serve", "--session-token", "T", "--gateway", "http://127.0.0.1:9", "--hub", "maybe"], ["hermes-server", "run"],
