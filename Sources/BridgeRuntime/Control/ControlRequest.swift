@@ -77,6 +77,9 @@ public enum ControlCommand: Sendable, Equatable {
     case action(name: String, window: Int? = nil)
     /// Open a finished download (`open`) or show it in its folder (`show`).
     case download(id: Int, choice: String)
+    /// The emulated Hermes device's own steps (`device hermes`): `action` with its argument, if any
+    /// (probe, later, clock SECONDS, open SESSION, close, tap ID, test, ready, sign-in [URL]).
+    case hermes(action: String, value: String?)
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
@@ -100,7 +103,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action", "download"]
+                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action", "download", "hermes"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -256,6 +259,7 @@ public struct ControlRequest: Sendable, Equatable {
             }
             return .refreshCredential(times: times)
         case "tap": return .tap(destination: try string("destination"))
+        case "hermes": return .hermes(action: try string("action"), value: object["value"]?.stringValue)
         case "resize":
             func side(_ key: String) throws(ControlError) -> Int {
                 guard let value = object[key]?.numberValue, value == value.rounded(), value >= Double(ControlRequest.minWindowSide),
@@ -379,6 +383,10 @@ extension ControlRequest {
         case "state", "back", "reload", "sign-in", "sign-in-cancel", "sign-out":
             guard rest.isEmpty else { throw ControlError("\(name) takes no arguments") }
         case "tap": try one("destination", "the destination id")
+        case "hermes":
+            guard (1...2).contains(rest.count) else { throw ControlError("hermes takes a step and its argument, if any: probe, later, clock SECONDS, open SESSION, close, tap ID, test, ready, sign-in [URL]") }
+            object["action"] = .string(rest[0])
+            if rest.count == 2 { object["value"] = .string(rest[1]) }
         case "switch-server": try one("server", "the saved server's id")
         case "eval":
             if rest.first == "--sheet" {

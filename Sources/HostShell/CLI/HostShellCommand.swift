@@ -37,6 +37,7 @@ enum HostShellCommand {
                 // A command with a help of its own prints it (doctor, capacitor; serve --homesec; demo --capacitor).
                 let ownHelp = command == "doctor" || command == "capacitor" || (command == "serve" && rest.contains("--homesec"))
                     || (command == "demo" && rest.contains("--capacitor")) || command == "apns" || command == "hermes-gateway"
+                    || command == "hermes-server" || command == "device"
                 if command != "help" && !ownHelp && CommandLineRules.asksForHelp(rest) {
                     printOut(spec.helpText)
                     return ExitCode.success
@@ -54,6 +55,8 @@ enum HostShellCommand {
             case "demo": return try DemoCommand.run(rest)
             case "apns": return try APNsCommand.run(rest)
             case "hermes-gateway": return try HermesGatewayCommand.run(rest)
+            case "hermes-server": return try HermesServerCommand.run(rest)
+            case "device": return try HermesDeviceCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)

@@ -1,0 +1,110 @@
+import BridgeRuntime
+import CGtk
+import Glibc
+
+/// The Hermes-like reference server on libsoup: requests decided by `HermesPluginServer`
+/// (BridgeRuntime); a fan-out runs one `HermesPluginSender` per device against the gateway,
+/// one device after another as the plugin does, pausing between retries on the main loop.
+@MainActor
+final class HermesPluginHTTP {
+    private var rules: HermesPluginServer
+    private let pushURL: String
+    private let server: UnsafeMutablePointer<SoupServer>
+    private let client = JSONRequest(timeoutSeconds: HermesPluginSender.timeoutSeconds)
+    private(set) var port = 0
+
+    init(options: HermesPluginServer.Options, gateway: String) {
+        rules = HermesPluginServer(options: options)
+        pushURL = gateway.hasSuffix("/push") ? gateway : gateway + "/push"
+        server = cgtk_soup_server_new()!
+        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
+            let owner = Unmanaged<HermesPluginHTTP>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { owner.handle(message!, path: String(cString: path!)) }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    func start(port requested: Int) throws(UsageError) {
+        var error: UnsafeMutablePointer<GError>? = nil
+        guard soup_server_listen_local(server, guint(requested), SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&error)
+            throw UsageError("cannot start the Hermes-like server: \(reason)")
+        }
+        let uris = soup_server_get_uris(server)
+        if let first = uris?.pointee.data { port = Int(g_uri_get_port(OpaquePointer(first))) }
+        g_slist_free_full(uris, { g_uri_unref(OpaquePointer($0)) })
+    }
+
+    private func handle(_ message: OpaquePointer, path: String) {
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
+        var body: [UInt8] = []
+        if let raw = soup_server_message_get_request_body(message), raw.pointee.length > 0, let data = raw.pointee.data {
+            body = Array(UnsafeRawBufferPointer(start: data, count: min(Int(raw.pointee.length), 64 * 1024)))
+        }
+        let headers = soup_server_message_get_request_headers(message)
+        let outcome = rules.handle(method: method, path: path, header: { name in
+            soup_message_headers_get_one(headers, name).map { String(cString: $0) }
+        }, body: body)
+        switch outcome {
+        case .answer(let status, let json):
+            send(message, status, json)
+        case .fanOut(let type, let session, let devices, let test):
+            g_object_ref(UnsafeMutableRawPointer(message))
+            soup_server_message_pause(message)
+            fanOut(type: type, session: session, devices: devices, results: []) { [weak self] results in
+                guard let self else { return }
+                let answer = self.rules.finished(type: type, sessionID: session, devices: devices, results: results, test: test)
+                self.send(message, answer.status, answer.body)
+                soup_server_message_unpause(message)
+                g_object_unref(UnsafeMutableRawPointer(message))
+            }
+        }
+    }
+
+    private func fanOut(type: HermesPushType, session: String, devices: [HermesPushDevice], results: [HermesPluginSender.Result],
+                        done: @escaping @MainActor ([HermesPluginSender.Result]) -> Void) {
+        guard results.count < devices.count else { return done(results) }
+        let device = devices[results.count]
+        var sender = HermesPluginSender(device: device, type: type, sessionID: session, capability: rules.capabilities[device.token])
+        let step = sender.start()
+        run(step, sender) { [weak self] result in
+            self?.fanOut(type: type, session: session, devices: devices, results: results + [result], done: done)
+        }
+    }
+
+    /// Carries out one step of a device's sender, and the next, until it is done.
+    private func run(_ step: HermesPluginSender.Step, _ sender: HermesPluginSender, done: @escaping @MainActor (HermesPluginSender.Result) -> Void) {
+        let headers = [("Content-Type", "application/json"), ("User-Agent", HermesPluginSender.userAgent)]
+        switch step {
+        case .done(let result):
+            done(result)
+        case .wait(let seconds):
+            JSONRequest.after(seconds) { [weak self] in
+                var next = sender
+                let step = next.waited()
+                self?.run(step, next, done: done)
+            }
+        case .register(let body):
+            client.send("POST", HermesPluginSender.registerURL(pushURL: pushURL), headers: headers, body: body) { [weak self] status, json in
+                var next = sender
+                let step = next.registered(status: status, body: json)
+                self?.run(step, next, done: done)
+            }
+        case .push(let body):
+            client.send("POST", pushURL, headers: headers, body: body) { [weak self] status, json in
+                var next = sender
+                let step = next.pushed(status: status, body: json)
+                self?.run(step, next, done: done)
+            }
+        }
+    }
+
+    private func send(_ message: OpaquePointer, _ status: Int, _ json: JSONValue) {
+        soup_server_message_set_status(message, guint(status), nil)
+        let bytes = JSONWriter.bytes(json)
+        bytes.withUnsafeBufferPointer { buffer in
+            soup_server_message_set_response(message, "application/json", SOUP_MEMORY_COPY,
+                                             buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(buffer.count))
+        }
+    }
+}
