@@ -146,6 +146,9 @@ enum CommandCatalog {
                     summary: "Report what this machine has and lacks for HostShell (display, session bus, Secret Service,\nnotifications, WebDriver, GPU, sandbox) and what to install.",
                     options: [OptionSpec("--json", "one JSON object: {\"canRun\", \"checks\": [{name, status, found, advice}]}")]),
         CommandSpec("help", usage: ["help"], summary: "Show this help.", options: []),
+        CommandSpec("push", usage: ["push [APP-ID|DEVICE-TOKEN] FILE.apns"],
+                    summary: "Deliver a simctl-style payload file to an app on this machine as APNs would: a running app\nnow (foreground or background), an app not running at its next start (push --help).",
+                    options: []),
     ]
 
     static func spec(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
