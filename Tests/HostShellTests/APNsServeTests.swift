@@ -68,10 +68,10 @@ final class APNsProcess {
     let process = Process()
     var ports: [String: Int] = [:]
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = HostShellBinary.url
         process.arguments = ["apns", "serve"] + arguments
-        process.environment = HostShellBinary.environment()
+        process.environment = HostShellBinary.environment(environment)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-apns-out-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }

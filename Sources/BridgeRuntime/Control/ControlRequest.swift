@@ -80,6 +80,9 @@ public enum ControlCommand: Sendable, Equatable {
     /// The emulated Hermes device's own steps (`device hermes`): `action` with its argument, if any
     /// (probe, later, clock SECONDS, open SESSION, close, tap ID, test, ready, sign-in [URL]).
     case hermes(action: String, value: String?)
+    /// Act on one of a Capacitor app's shown notifications (by its id in `ctl state`'s
+    /// `capacitor.notifications`) as a person would: `activate` (open it) or `dismiss`.
+    case notification(activate: Bool, id: String)
 
     public enum LifecycleChange: String, Sendable, Equatable, CaseIterable {
         case background, foreground, blur, focus
@@ -103,7 +106,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     public static let names = ["state", "tap", "back", "switch-server", "reload", "wait", "snapshot", "eval",
                                "sign-in", "sign-in-cancel", "sign-out", "refresh-credential", "pick-files", "upload-cancel", "alert", "share", "scan", "open-url", "menu-open", "menu", "menu-close", "sheet-action", "sheet-dismiss", "resize", "memory-pressure", "events",
-                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action", "download", "hermes"]
+                               "lifecycle", "permission", "push-token", "push", "servers-changed", "action", "download", "hermes", "notification"]
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state"]
 }
@@ -217,6 +220,17 @@ public struct ControlRequest: Sendable, Equatable {
         case "push-token":
             guard object["action"]?.stringValue == "rotate" else { throw ControlError("push-token needs \"action\": rotate") }
             return .rotatePushToken
+        case "notification":
+            let activate: Bool
+            switch object["action"]?.stringValue {
+            case "activate": activate = true
+            case "dismiss": activate = false
+            default: throw ControlError("notification needs \"action\": activate or dismiss")
+            }
+            guard let id = object["id"]?.stringValue, !id.isEmpty else {
+                throw ControlError("notification needs \"id\": a shown notification's id (ctl state: capacitor.notifications.shown)")
+            }
+            return .notification(activate: activate, id: id)
         case "push":
             let tap: Bool
             switch object["action"]?.stringValue {
@@ -351,6 +365,10 @@ extension ControlRequest {
             object["choice"] = .string(rest[1])
         case "permission": try one("answer", "grant or deny")
         case "push-token": try one("action", "rotate")
+        case "notification":
+            guard rest.count == 2 else { throw ControlError("notification takes two arguments: activate or dismiss, and the notification's id") }
+            object["action"] = .string(rest[0])
+            object["id"] = .string(rest[1])
         case "push":
             guard rest.count == 2 else { throw ControlError("push takes two arguments: deliver or tap, and the payload's JSON") }
             object["action"] = .string(rest[0])

@@ -4,6 +4,13 @@
 public enum APNsRecord {
     public static func line(_ request: APNsRequest, _ decision: APNsDecision, environment: APNsEnvironment,
                             transport: String, time: Double, delivered: Bool?) -> String {
+        line(request, decision, environment: environment, transport: transport, time: time, delivery: delivered.map(JSONValue.bool))
+    }
+
+    /// `delivery`: what became of an accepted push — true (an app got it), false (no device took
+    /// it), "kept" (it waits for the app's next start; `PhoneAck.recordValue`).
+    public static func line(_ request: APNsRequest, _ decision: APNsDecision, environment: APNsEnvironment,
+                            transport: String, time: Double, delivery: JSONValue?) -> String {
         var headers = JSONObject()
         for name in ["apns-topic", "apns-push-type", "apns-priority", "apns-collapse-id", "apns-expiration", "apns-id"] {
             if let value = request.header(name) { headers[name] = .string(value) }
@@ -33,7 +40,7 @@ public enum APNsRecord {
         if let fault = decision.fault { object["fault"] = .string(fault) }
         if decision.delayMs > 0 { object["delayMs"] = .number(Double(decision.delayMs)) }
         if !decision.warnings.isEmpty { object["warnings"] = .array(decision.warnings.map { .string($0) }) }
-        if let delivered { object["delivered"] = .bool(delivered) }
+        if let delivery { object["delivered"] = delivery }
         return JSONWriter.string(.object(object))
     }
 

@@ -125,6 +125,12 @@ public struct APNsStandIn: Sendable {
         generator = SeededGenerator(seed: options.seed)
     }
 
+    /// A device the stand-in learned of outside a push (a phone here holds the token): its
+    /// pushes are then checked against its app and environment as Apple does.
+    public mutating func learn(token: String, device: APNsDevice) {
+        devices[token.lowercased()] = device
+    }
+
     private static let checkedHeaders: Set<String> = ["authorization", "apns-topic", "apns-push-type", "apns-priority",
                                                        "apns-collapse-id", "apns-expiration", "apns-id"]
 

@@ -155,7 +155,7 @@ extension ShellApp {
         case .download(let id, let choice):
             if let problem = DownloadCenter.shared.open(id, choice: choice) { return fail(problem) }
             ok(.null)
-        case .lifecycle, .rotatePushToken, .push, .hermes:
+        case .lifecycle, .rotatePushToken, .push, .hermes, .notification:
             fail("a Studio has no use for this command: it is a Capacitor app's")
         case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
             fail("the host answers this command itself")  // never sent here

@@ -36,8 +36,10 @@ enum APNsCommand {
           --seed N                   the seed for random faults (default 0: the same faults every run)
           --token-update-interval S  the shortest time between new provider tokens for a key
                                      (default 1200, Apple's 20 minutes; 0 turns the rule off)
-        Accepted pushes are recorded and kept per token; no device or desktop notification is reached
-        yet (the phone's side is a later part of issue 14).
+        An accepted push goes to the app on this machine that holds its token: a running app gets it at
+        once (hostshell capacitor: the page's pushNotificationReceived in the foreground, a desktop
+        notification in the background); an app that is not running finds it at its next start. The
+        record's "delivered" says which: true, "kept", or false (no app here holds the token).
         """
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -117,7 +119,7 @@ enum APNsCommand {
                 var final = settings
                 final.keyIDs = verifier.keyIDs
                 let tls = try tlsDirectory.map { dir throws(UsageError) in try TLSServerContext(certificate: dir + "/cert.pem", key: dir + "/key.pem") }
-                let service = try APNsService(options: final, keys: verifier, delivery: InboxDelivery(), recordPath: record)
+                let service = try APNsService(options: final, keys: verifier, delivery: PhoneDelivery(), recordPath: record)
                 var listeners: [APNsListener] = []
                 for environment in APNsEnvironment.allCases {
                     let listener = APNsListener(environment: environment, service: service, tls: tls)

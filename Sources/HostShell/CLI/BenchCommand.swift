@@ -6,7 +6,7 @@ import Glibc
 /// encode the reply of typical messages. `scripts/bench` runs it on a release build beside the
 /// plain-C floor (`bench/codec_floor.c`) reading the same files.
 enum BenchCommand {
-    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL | hostshell bench upload ORIGIN FILE TOKEN | hostshell bench capacitor WEB-DIR | hostshell bench control SOCKET [--count N] | hostshell bench rendering | hostshell bench push-token KEY-FILE KEY-ID TEAM-ID"
+    static let usage = "usage: hostshell bench codec [--seconds S | --count N] [--json] FILE… | hostshell bench live URL | hostshell bench upload ORIGIN FILE TOKEN | hostshell bench capacitor WEB-DIR | hostshell bench control SOCKET [--count N] | hostshell bench rendering | hostshell bench push-token KEY-FILE KEY-ID TEAM-ID | hostshell bench push CONTROL-SOCKET APNS-URL KEY.p8 KEYID TEAM [--count N] | hostshell bench push --floor SOCKET"
 
     /// The live host on one page (see `LiveBench`); needs a display.
     static func live(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -32,7 +32,8 @@ enum BenchCommand {
         if arguments.first == "upload" { return try UploadBench.run(Array(arguments.dropFirst())) }
         if arguments.first == "capacitor" { return try CapacitorBench.run(Array(arguments.dropFirst())) }
         if arguments.first == "control" { return try ControlBench.run(Array(arguments.dropFirst())) }
-        if arguments.first == "push-token" { return try PushBench.token(Array(arguments.dropFirst())) }
+        if arguments.first == "push-token" { return try PushTokenBench.token(Array(arguments.dropFirst())) }
+        if arguments.first == "push" { return try PushBench.run(Array(arguments.dropFirst())) }
         guard arguments.first == "codec" else { throw UsageError(usage) }
         var seconds = 1.0
         var json = false

@@ -40,7 +40,8 @@ enum CapacitorCommand {
                                   state, wait, events, snapshot, resize, memory-pressure,
                                   reload, back, lifecycle focus|blur|hide|show, open-url LINK,
                                   permission grant|deny, push-token rotate,
-                                  push deliver|tap PAYLOAD-JSON
+                                  push deliver|tap PAYLOAD-JSON,
+                                  notification activate|dismiss ID
           --allow-eval            let ctl eval run scripts in the page (tests only; with --control)
           --bridge-log FILE       append every bridge message and console line to FILE (JSON lines)
           --automation            let WebKitWebDriver drive the page (browserName "hostshell")

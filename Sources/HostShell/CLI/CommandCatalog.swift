@@ -158,15 +158,20 @@ enum CommandCatalog {
                               OptionSpec("--until-title", value: "PREFIX", "wait until the page's title starts with PREFIX"),
                               OptionSpec("--profile", value: "DIR", "keep website data in DIR instead of a throw-away session")]),
         CommandSpec("bench", usage: ["bench codec [--seconds S | --count N] [--json] FILE…", "bench live URL",
-                                     "bench upload ORIGIN FILE TOKEN", "bench capacitor WEB-DIR", "bench control SOCKET [--count N]", "bench rendering"],
+                                     "bench upload ORIGIN FILE TOKEN", "bench capacitor WEB-DIR", "bench control SOCKET [--count N]", "bench rendering",
+                                     "bench push CONTROL-SOCKET APNS-URL KEY.p8 KEYID TEAM [--count N]", "bench push --floor SOCKET [--count N]"],
                     summary: "Measurements for scripts/bench: the codec's throughput, the live host, uploads, the control\ninterface's round trip, a Capacitor app's start and plugin calls, the rendering set-up.",
                     options: [OptionSpec("--seconds", value: "S", "codec: measure for S seconds (0 < S ≤ 600)"),
                               OptionSpec("--count", value: "N", "codec: a fixed number of iterations; control: requests"),
-                              OptionSpec("--json", "codec: one JSON line per file")]),
+                              OptionSpec("--json", "codec: one JSON line per file"),
+                              OptionSpec("--floor", value: "SOCKET", "push: time bench/push_floor.c instead")]),
         CommandSpec("doctor", usage: ["doctor [--json]"],
                     summary: "Report what this machine has and lacks for HostShell (display, session bus, Secret Service,\nnotifications, WebDriver, GPU, sandbox) and what to install.",
                     options: [OptionSpec("--json", "one JSON object: {\"canRun\", \"checks\": [{name, status, found, advice}]}")]),
         CommandSpec("help", usage: ["help"], summary: "Show this help.", options: []),
+        CommandSpec("push", usage: ["push [APP-ID|DEVICE-TOKEN] FILE.apns"],
+                    summary: "Deliver a simctl-style payload file to an app on this machine as APNs would: a running app\nnow (foreground or background), an app not running at its next start (push --help).",
+                    options: []),
     ]
 
     static func spec(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

@@ -37,7 +37,7 @@ enum HostShellCommand {
                 // A command with a help of its own prints it (doctor, capacitor; serve --homesec; demo --capacitor).
                 let ownHelp = command == "doctor" || command == "capacitor" || (command == "serve" && rest.contains("--homesec"))
                     || (command == "demo" && rest.contains("--capacitor")) || command == "apns" || command == "hermes-gateway"
-                    || command == "hermes-server" || command == "device"
+                    || command == "hermes-server" || command == "device" || command == "push"
                 if command != "help" && !ownHelp && CommandLineRules.asksForHelp(rest) {
                     printOut(spec.helpText)
                     return ExitCode.success
@@ -61,6 +61,7 @@ enum HostShellCommand {
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)
+            case "push": return try PushCommand.run(rest)
             case "doctor": return try MainActor.assumeIsolated { () throws(UsageError) -> Int32 in try DoctorCommand.run(rest) }
             case "help" where rest.count == 1 && CommandCatalog.spec(rest[0]) != nil:
                 printOut(CommandCatalog.spec(rest[0])!.helpText)

@@ -32,6 +32,11 @@ extension CapacitorApp {
             guard let push = PushNotificationsGlue.glue(forApp: launch.appId) else { return fail("this app has no push notifications") }
             if tap { push.activateNotification(payload) } else { push.deliverPush(payload) }
             ok(["message": .string(tap ? "the notification was opened" : "the push was delivered")])
+        case .notification(let activate, let id):
+            guard let push = PushNotificationsGlue.glue(forApp: launch.appId) else { return fail("this app has no push notifications") }
+            let done = activate ? push.notifications.activate(id) : push.notifications.dismiss(id)
+            guard done else { return fail("no notification \(TerminalText.escaped(id)) is shown; ctl state lists them under capacitor.notifications.shown") }
+            ok(["message": .string(activate ? "the notification was opened" : "the notification was dismissed")])
         case .reload:
             webkit_web_view_reload(page.view)
             ok(["message": "reloading"])
@@ -42,7 +47,7 @@ extension CapacitorApp {
         case .eval(_, true):
             fail("a Capacitor app has no sheets: eval runs in its page (leave out --sheet)")
         default:
-            fail("this command is Studio's; a Capacitor app takes state, wait, events, snapshot, eval, resize, memory-pressure, reload, back, lifecycle, open-url, permission, push-token and push")
+            fail("this command is Studio's; a Capacitor app takes state, wait, events, snapshot, eval, resize, memory-pressure, reload, back, lifecycle, open-url, permission, push-token, push and notification")
         }
     }
 }

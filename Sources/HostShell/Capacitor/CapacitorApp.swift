@@ -69,10 +69,12 @@ final class CapacitorApp: HostedApp {
                               attended: environment.attended && kioskOptions == nil, name: launch.displayName)
         var windowRef: (() -> WidgetPointer?)?
         var postRef: ((PluginHostEvent) -> Void)?
+        var foregroundRef: (() -> Bool?)?
         page = CapacitorPage(app: launch.info, origin: launch.originText, session: session, automation: environment.automation != nil,
                              environment: environment, trust: trust) { page in
             CapacitorGlueContext(app: launch.info, dataDirectory: launch.dataDirectory, attended: environment.attended,
-                                 environment: environment, window: { windowRef?() }, post: { postRef?($0) })
+                                 environment: environment, window: { windowRef?() }, post: { postRef?($0) },
+                                 inForeground: { foregroundRef?() })
         }
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_user_agent(settings, launch.device.userAgent)
@@ -85,6 +87,7 @@ final class CapacitorApp: HostedApp {
         window = HostWindow(content: screenView.widget, title: launch.displayName, subtitle: launch.originText, size: size)
         windowRef = { [weak self] in self?.window.window }
         postRef = { [weak self] event in self?.page.post(event) }
+        foregroundRef = { [weak self] in (self?.page.bridge.plugin(named: PushNotificationsPlugin.name) as? PushNotificationsPlugin)?.inForeground }
         page.host = self
         screenView.onRetry = { [weak self] in self?.loadingEvent(.retry) }
     }
@@ -140,6 +143,10 @@ final class CapacitorApp: HostedApp {
         capacitor["lifecycleSource"] = .string(lifecycleSource)
         capacitor["window"] = windowWatch?.json ?? .null
         capacitor["linksOpened"] = .array(linksOpened.map(JSONValue.string))
+        let push = PushNotificationsGlue.glue(forApp: launch.appId)
+        capacitor["notifications"] = push.map { .object($0.notifications.json) } ?? .null
+        capacitor["phone"] = push?.listener.map { .object(["token": .string($0.entry.token), "socket": .string($0.entry.socket),
+                                                           "received": .number(Double($0.received))]) } ?? .null
         let size = window.size
         return ["app": .object(app), "capacitor": .object(capacitor), "device": .string(launch.device.rawValue),
                 "window": ["width": .number(Double(size.width)), "height": .number(Double(size.height))]]

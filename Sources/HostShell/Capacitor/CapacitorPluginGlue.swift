@@ -33,6 +33,8 @@ struct CapacitorGlueContext {
     let window: () -> WidgetPointer?
     /// Reports a host event to the plugins (`PluginHostEvent.custom` and the others).
     let post: (PluginHostEvent) -> Void
+    /// Whether the app is in the foreground as its plugins saw the lifecycle (nil: not known).
+    var inForeground: () -> Bool? = { nil }
 }
 
 /// The glue of every plugin that has one, by plugin name. Adding a plugin that asks the host

@@ -9,17 +9,24 @@ import Glibc
 /// `activateNotification` are the push side's entry points (issue 14).
 @MainActor
 final class PushNotificationsGlue: CapacitorPluginGlue {
-    private let context: CapacitorGlueContext
+    let context: CapacitorGlueContext
     /// The question's answer, waiting (for the dialog or `ctl permission`).
     private var question: (@MainActor (HostOutcome) -> Void)?
     private var prompt: PermissionPrompt?
     /// Set while the app's page is alive; the push side finds the glue of an app here.
     private static var running: [ObjectIdentifier: Weak] = [:]
     private struct Weak { weak var glue: PushNotificationsGlue? }
+    /// Where pushes for the app's token arrive while it runs (`PushNotificationsGlue+Phone`).
+    var listener: PhoneListener?
+    /// The app's desktop notifications (or their record, with no notification server).
+    let notifications: DesktopNotifications
 
     init(_ context: CapacitorGlueContext) {
         self.context = context
+        notifications = DesktopNotifications(appId: context.app.appId ?? "hostshell.app")
         Self.running[ObjectIdentifier(self)] = Weak(glue: self)
+        notifications.onActivate = { [weak self] item in self?.activateNotification(item.payload, id: item.id) }
+        startPhone()
     }
 
     var recordPath: String { context.dataDirectory + "/" + PushRecord.fileName }
@@ -74,6 +81,7 @@ final class PushNotificationsGlue: CapacitorPluginGlue {
             let text = request.arguments["text"]?.stringValue ?? ""
             do throws(UsageError) {
                 try AtomicFile.write(Array(text.utf8), to: recordPath, what: "the push registration")
+                if let record = PushRecord(fileText: text) { listen(for: record) }
                 answer(.success([:]))
             } catch {
                 answer(.failure(HostFailure(error.message)))
@@ -81,11 +89,7 @@ final class PushNotificationsGlue: CapacitorPluginGlue {
         case "notification.show":
             answer(.success(["shown": .bool(show(request.arguments))]))
         case "notification.withdraw":
-            if let application = g_application_get_default() {
-                for id in request.arguments["ids"]?.arrayValue ?? [] {
-                    if let id = id.stringValue { g_application_withdraw_notification(application, Self.notificationId(id)) }
-                }
-            }
+            notifications.withdraw((request.arguments["ids"]?.arrayValue ?? []).compactMap(\.stringValue))
             answer(.success([:]))
         default:
             answer(.failure(HostFailure("PushNotifications' glue does not know \(request.action)")))
@@ -97,6 +101,9 @@ final class PushNotificationsGlue: CapacitorPluginGlue {
         prompt = nil
         question = nil
         Self.running[ObjectIdentifier(self)] = nil
+        listener?.stop()
+        listener = nil
+        notifications.close()
     }
 
     /// Asks a person when one can be asked (a dialog on the app's window); else the question
@@ -123,21 +130,15 @@ final class PushNotificationsGlue: CapacitorPluginGlue {
         waiting?(.success(["receive": .string(granted ? "granted" : "denied")]))
     }
 
-    /// Shows a notification through the app's GApplication; false when there is none to show
-    /// it with (no application id on the session bus).
+    /// Shows a notification through the app's own GApplication; false when only the state
+    /// records it (no notification server).
     private func show(_ notification: JSONObject) -> Bool {
-        guard let application = g_application_get_default(), g_application_get_application_id(application) != nil,
-              g_application_get_is_registered(application) != 0, let id = notification["id"]?.stringValue else { return false }
+        guard let id = notification["id"]?.stringValue else { return false }
         let title = notification["title"]?.stringValue ?? ""
-        let shown = g_notification_new(title.isEmpty ? (context.app.appName ?? "Notification") : title)!
         let body = [notification["subtitle"]?.stringValue ?? "", notification["body"]?.stringValue ?? ""].filter { !$0.isEmpty }
-        if !body.isEmpty { g_notification_set_body(shown, body.joined(separator: "\n")) }
-        g_application_send_notification(application, Self.notificationId(id), shown)
-        g_object_unref(UnsafeMutableRawPointer(shown))
-        return true
+        return notifications.show(id: id, title: title.isEmpty ? (context.app.appName ?? "") : title, body: body.joined(separator: "\n"),
+                                  payload: notification["data"]?.objectValue ?? [:])
     }
-
-    private static func notificationId(_ id: String) -> String { "capacitor-push-" + id }
 
     private static func newId() -> String {
         var source = SystemRandomNumberGenerator()

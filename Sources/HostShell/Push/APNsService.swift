@@ -3,8 +3,9 @@ import CGtk
 import Glibc
 
 /// The stand-in behind every listener and HTTP version: asks `APNsStandIn` (BridgeRuntime) for
-/// the decision, hands a taken push to the delivery, writes the record line, and answers —
-/// late when a `slow:` fault says so.
+/// the decision (a token a phone here holds is checked against its app and environment),
+/// answers — late when a `slow:` fault says so — hands a taken push to the delivery, and writes
+/// the record line once the delivery's outcome is known (`delivered`: true, false or "kept").
 @MainActor
 final class APNsService {
     private var standIn: APNsStandIn
@@ -30,17 +31,34 @@ final class APNsService {
         let now = wallClockSeconds()
         var generator = SystemRandomNumberGenerator()
         let entropy = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let decision = standIn.decide(request, environment: environment, now: now, signatures: keys, entropy: entropy)
-        let delivered = decision.accepted.map { delivery.deliver($0) }
-        if let recordFile {
-            let line = Array((APNsRecord.line(request, decision, environment: environment, transport: transport,
-                                              time: now, delivered: delivered) + "\n").utf8)
-            _ = line.withUnsafeBytes { write(recordFile, $0.baseAddress, $0.count) }  // O_APPEND: one write per line
+        if let token = Self.token(of: request), let device = delivery.device(holding: token) {
+            standIn.learn(token: token, device: device)
         }
+        let decision = standIn.decide(request, environment: environment, now: now, signatures: keys, entropy: entropy)
         if decision.delayMs > 0 {
             MainLoop.after(milliseconds: UInt32(decision.delayMs)) { reply(decision) }
         } else {
             reply(decision)
         }
+        guard let accepted = decision.accepted else { return record(request, decision, environment, transport, now, nil) }
+        delivery.deliver(accepted) { [weak self] ack in
+            self?.record(request, decision, environment, transport, now, ack?.recordValue ?? .bool(false))
+        }
+    }
+
+    private func record(_ request: APNsRequest, _ decision: APNsDecision, _ environment: APNsEnvironment, _ transport: String,
+                        _ time: Double, _ delivery: JSONValue?) {
+        guard let recordFile else { return }
+        let line = Array((APNsRecord.line(request, decision, environment: environment, transport: transport,
+                                          time: time, delivery: delivery) + "\n").utf8)
+        _ = line.withUnsafeBytes { write(recordFile, $0.baseAddress, $0.count) }  // O_APPEND: one write per line
+    }
+
+    /// The device token of `/3/device/{token}`, when it is one.
+    private static func token(of request: APNsRequest) -> String? {
+        let prefix = "/3/device/"
+        guard request.path.hasPrefix(prefix) else { return nil }
+        let token = String(request.path.dropFirst(prefix.count))
+        return APNsDeviceToken.isWellFormed(token) ? token : nil
     }
 }

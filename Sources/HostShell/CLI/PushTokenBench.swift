@@ -4,7 +4,7 @@ import CGtk
 /// `hostshell bench push-token KEY-FILE KEY-ID TEAM-ID`: a provider token signed now with the
 /// key (Apple's .p8), printed without "bearer ", for load tools (`scripts/bench push-throughput`
 /// hands it to h2load) — the same signer HomeSec's reference notifier and the Hermes gateway use.
-enum PushBench {
+enum PushTokenBench {
     static let usage = "usage: hostshell bench push-token KEY-FILE KEY-ID TEAM-ID"
 
     static func token(_ arguments: [String]) throws(UsageError) -> Int32 {
