@@ -146,6 +146,8 @@ struct HermesLoopTests {
         defer { server.stop() }
         var phone = try device(server.url)
         #expect(try ctl("wait", "hermes.readiness=not-ready", "hermes.prompt=setup").status == 0)
+        let events = try HostShellBinary.run(["ctl", socket, "events", "--kind", "state", "--count", "1", "--timeout", "10"], environment: home.environment)
+        #expect(events.status == 0 && events.stdout.contains(#""prompt":"setup""#), "the state streams: \(events.stdout.prefix(300))")
         #expect(try ctl("hermes", "later").status == 0)
         #expect(try ctl("wait", "hermes.prompt=none", "hermes.snooze.laterCount=1").status == 0)
         #expect(try ctl("hermes", "later").status == 1, "no offer showing: refused")

@@ -13,8 +13,6 @@ public enum HermesDeviceAction: Sendable, Equatable {
     case unregister(token: String)
     /// `POST …/hermes-push/test` → `testAnswered`.
     case sendTest
-    /// Show a notification banner (the glue records it; a desktop notification where one can be shown).
-    case present(HermesClient.Notification)
     /// The app put a session on screen.
     case openSession(String)
 }

@@ -51,7 +51,7 @@ final class HermesDevice {
     var state: JSONValue {
         ["device": ["kind": "hermes", "name": .string(name), "profile": .string(profile)],
          "hermes": client.json,
-         "clock": ["now": .number(now), "offset": .number(clockOffset)],
+         "clock": ["now": .number(now.rounded(.down)), "offset": .number(clockOffset)],
          "steps": .array(steps.map(JSONValue.string))]
     }
 
@@ -116,7 +116,7 @@ final class HermesDevice {
             let token = Self.read(profile + "/push.json")?.objectValue?["token"]?.stringValue.flatMap { APNsDeviceToken.isWellFormed($0) ? $0 : nil }
                 ?? Self.newToken()
             saveToken(token)
-            JSONRequest.after(0) { [weak self] in
+            MainLoop.after(milliseconds: 0) { [weak self] in
                 guard let self else { return }
                 self.note("the system gave device token …\(token.suffix(6))")
                 self.perform(self.client.tokenReceived(token))
@@ -145,8 +145,6 @@ final class HermesDevice {
                 self.note("test notification: " + (status.map { "HTTP \($0)" } ?? "no answer"))
                 self.changed()
             }
-        case .present(let notification):
-            note("notification \(notification.id) presented")
         case .openSession(let session):
             note("session \(session) on screen")
         }

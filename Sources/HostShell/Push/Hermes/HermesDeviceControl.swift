@@ -14,6 +14,8 @@ final class HermesDeviceControl {
     init(device: HermesDevice) {
         self.device = device
         device.onChange = { [weak self] in self?.recheck() }
+        // `ctl SOCKET events --kind state` streams the device's state changes.
+        EventStream.shared.stateSource = { [weak device] in device?.state ?? .null }
     }
 
     func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {
@@ -117,7 +119,7 @@ final class HermesDeviceControl {
                 fail("timed out after \(timeout) s: " + predicate.unmet(in: self.device.state).joined(separator: "; "))
             }
         }))
-        JSONRequest.after(timeout) { [weak self] in
+        MainLoop.after(milliseconds: UInt32(min(timeout, 3600) * 1000)) { [weak self] in
             guard let self, let index = self.waiters.firstIndex(where: { $0.id == id }) else { return }
             self.waiters.remove(at: index).answer(false)
         }

@@ -79,7 +79,7 @@ final class HermesPluginHTTP {
         case .done(let result):
             done(result)
         case .wait(let seconds):
-            JSONRequest.after(seconds) { [weak self] in
+            MainLoop.after(milliseconds: UInt32(min(seconds, 3600) * 1000)) { [weak self] in
                 var next = sender
                 let step = next.waited()
                 self?.run(step, next, done: done)

@@ -48,14 +48,4 @@ final class JSONRequest {
             MainActor.assumeIsolated { pending.done(status, json) }
         }, Unmanaged.passRetained(Pending(message, done)).toOpaque())
     }
-
-    /// Calls `body` on the main loop after `seconds`.
-    static func after(_ seconds: Double, _ body: @escaping @MainActor () -> Void) {
-        final class Box { let body: @MainActor () -> Void; init(_ body: @escaping @MainActor () -> Void) { self.body = body } }
-        g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(0, seconds * 1000).rounded()), { data in
-            let box = Unmanaged<Box>.fromOpaque(data!).takeRetainedValue()
-            MainActor.assumeIsolated { box.body() }
-            return 0
-        }, Unmanaged.passRetained(Box(body)).toOpaque(), nil)
-    }
 }
