@@ -158,6 +158,6 @@ struct HermesClientTests {
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["hermes"]) }
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["hermes", "open", "a", "b"]) }
         #expect(throws: ControlFailure.self) { try ControlRequest.decode(#"{"command":"hermes"}"#).get() }
-        #expect(ControlCommand.names.last == "hermes")
+        #expect(ControlCommand.names.contains("hermes"))
     }
 }

@@ -66,7 +66,8 @@ struct HermesLoopTests {
         let publicKey = try keys.make("HKEY")
         let record = keys.path("record.jsonl")
         let standIn = try APNsProcess(["--team", "TEAMH", "--key", "HKEY=" + publicKey, "--record", record,
-                                       "--fault", Self.pruned + "=Unregistered", "--token-update-interval", "0"])
+                                       "--fault", Self.pruned + "=Unregistered", "--token-update-interval", "0"],
+                                      environment: home.environment)  // the device's phone directory is the home's
         defer { standIn.stop() }
         let sandbox = try #require(standIn.ports["sandbox"])
         func gateway(_ secret: String, port: String? = nil) throws -> ServingProcess {
@@ -123,10 +124,20 @@ struct HermesLoopTests {
         let secondCapability = try Self.call(server.url + "/__test/devices", method: "GET").json.flatMap { ($0["devices"] as? [[String: Any]])?.first?["capability"] as? String }
         #expect(secondCapability != nil && secondCapability != firstCapability)
 
-        // The push the stand-in accepted, handed to the phone (the APNs stand-in's delivery to a
-        // device arrives through the same entry point), is shown; a tap opens its session.
+        // The stand-in handed the pushes it accepted to the device holding the token: the test
+        // send and the approval are shown there, and the record says they were delivered.
+        var shown: [String] = []
+        let reached = waitUntil(timeout: 20) {
+            shown = ((try? hermes(ctl("state").result)["notifications"]) as? [[String: Any]] ?? []).compactMap { $0["sessionID"] as? String }
+            return shown.contains("s-7")
+        }
+        #expect(reached && shown.contains("hermes-push-test"), "the device shows \(shown)")
+        #expect(hermes(try ctl("state").result)["badge"] as? Int == 0, "an approval counts on the badge once tapped, not when shown")
         let approval = try #require(try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").last)
-        let payload = try #require((try JSONSerialization.jsonObject(with: Data(approval.utf8)) as? [String: Any])?["payload"])
+        let approvalLine = try #require(try JSONSerialization.jsonObject(with: Data(approval.utf8)) as? [String: Any])
+        #expect(approvalLine["delivered"] as? Bool == true, "\(approvalLine)")
+        // A tap on it opens its session.
+        let payload = try #require(approvalLine["payload"])
         let payloadText = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
         let tapped = try ctl("push", "tap", payloadText)
         #expect(tapped.status == 0 && tapped.result["outcome"] as? String == "shown", "\(tapped.error)")

@@ -140,6 +140,7 @@ enum CommandCatalog {
                               OptionSpec("--control", value: "SOCKET", "the control socket (hostshell ctl SOCKET …)"),
                               OptionSpec("--name", value: "N", "the device's profile name (hermes)"),
                               OptionSpec("--environment", value: "sandbox|production", "the app build's APNs environment"),
+                              OptionSpec("--bundle-id", value: "ID", "the app's bundle id, the topic of its pushes (com.example.hermes)"),
                               OptionSpec("--cold-start", "start as if launched from a notification: not ready until hermes ready")]),
         CommandSpec("demo", usage: ["demo [--headless] [--out DIR] [--device D]… [--step-timeout S]", "demo --capacitor [OPTIONS]"],
                     summary: "Run the bundled reference Studio; headless (automatic without a display) it runs a scripted\ntour and writes state.json and PNGs.",

@@ -8,7 +8,7 @@ import Glibc
 enum HermesDeviceCommand {
     static let usage = """
         usage: hostshell device hermes --server URL --session-token T --control SOCKET [--name N]
-                                       [--environment sandbox|production] [--cold-start]
+                                       [--environment sandbox|production] [--bundle-id ID] [--cold-start]
         Hermes' app is native (no page to host): HostShell emulates its push client, signed in to URL.
         On launch it probes readiness (GET /api/dashboard/plugins/hub): ready → it asks for notification
         permission, and once granted registers the device token; not ready → it offers setup, whose "Later"
@@ -26,6 +26,8 @@ enum HermesDeviceCommand {
           --name N                the device's profile, $XDG_DATA_HOME/hostshell/devices/N (default hermes):
                                   hermes.json (the client's state) and push.json (its device token)
           --environment ENV       the app build's APNs environment: sandbox (default) or production
+          --bundle-id ID          the app's bundle id, the apns-topic its pushes carry (default com.example.hermes);
+                                  pushes the APNs stand-in accepts for the device's token come here
           --cold-start            launched from a notification: not ready (taps wait) until ctl hermes ready
         """
 
@@ -40,7 +42,7 @@ enum HermesDeviceCommand {
         while let argument = rest.popFirst() {
             switch argument {
             case "--help", "-h": printOut(usage); return ExitCode.success
-            case "--server", "--session-token", "--control", "--name", "--environment":
+            case "--server", "--session-token", "--control", "--name", "--environment", "--bundle-id":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("--") else { throw UsageError("\(argument) takes a value; see --help") }
                 values[argument] = value
             case "--cold-start": coldStart = true
@@ -61,15 +63,14 @@ enum HermesDeviceCommand {
         guard let environment = APNsEnvironment(rawValue: values["--environment"] ?? "sandbox") else {
             throw UsageError("--environment takes sandbox or production")
         }
+        let bundleID = values["--bundle-id"] ?? "com.example.hermes"
+        guard APNsPushType.isWellFormed(topic: bundleID) else { throw UsageError("--bundle-id takes a bundle id, e.g. com.example.hermes") }
         let token = values["--session-token"]!, socket = values["--control"]!
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             do throws(UsageError) {
-                let device = HermesDevice(name: name, server: server, sessionToken: token, environment: environment)
+                let device = HermesDevice(name: name, server: server, sessionToken: token, environment: environment, bundleID: bundleID)
                 let control = HermesDeviceControl(device: device)
                 let listener = try ControlServer(path: socket) { request, answer in control.handle(request, answer: answer) }
-                // PHONE LISTENER HOOK: register this device's token with the per-user PhoneDirectory
-                // (PhoneListener, built by the push-phone work) so the APNs stand-in delivers its
-                // accepted pushes here, and hand each payload to `device.receive(payload:)`.
                 device.start(coldStart: coldStart)
                 printOut(socket)
                 printError("Hermes device \(name): \(server); profile \(device.profile)")
@@ -80,6 +81,7 @@ enum HermesDeviceCommand {
                 }
                 g_main_loop_run(loop)
                 listener.stop()
+                device.stop()
                 withExtendedLifetime(control) {}
                 return .success(ExitCode.success)
             } catch {

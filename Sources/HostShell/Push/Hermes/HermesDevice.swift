@@ -13,6 +13,10 @@ final class HermesDevice {
     let name: String
     let profile: String
     let sessionToken: String
+    /// Hermes' app's bundle id: the APNs topic its pushes carry.
+    let bundleID: String
+    /// Where `hostshell apns serve` hands this device its pushes, while it holds a token.
+    private var phone: PhoneListener?
     /// Seconds added to the wall clock (`ctl hermes clock S`), for the snooze schedule.
     private(set) var clockOffset = 0.0
     /// What the device did, newest last (at most `maxSteps`).
@@ -24,9 +28,10 @@ final class HermesDevice {
 
     var now: Double { wallClockSeconds() + clockOffset }
 
-    init(name: String, server: String, sessionToken: String, environment: APNsEnvironment) {
+    init(name: String, server: String, sessionToken: String, environment: APNsEnvironment, bundleID: String) {
         self.name = name
         self.sessionToken = sessionToken
+        self.bundleID = bundleID
         profile = String(cString: g_get_user_data_dir()) + "/hostshell/devices/" + name
         g_mkdir_with_parents(profile, 0o700)
         if let saved = Self.read(profile + "/hermes.json").flatMap(HermesClient.init(saved:)) {
@@ -43,9 +48,33 @@ final class HermesDevice {
     /// notification (`coldStart`: then `ctl hermes ready`).
     func start(coldStart: Bool) {
         note("launched" + (coldStart ? " (cold start: not ready yet)" : ""))
+        if let token = client.token { listen(token) }
         perform(client.launch())
         if !coldStart { perform(client.becameReady()) }
         changed()
+    }
+
+    /// The device is switched off: it stops taking pushes (the stand-in keeps nothing for it).
+    func stop() {
+        phone?.stop()
+        phone = nil
+    }
+
+    /// Takes the pushes the stand-in accepts for `token` (the newest token replaces the last).
+    private func listen(_ token: String) {
+        guard phone?.entry.token != token.lowercased() else { return }
+        phone?.stop()
+        do throws(UsageError) {
+            phone = try PhoneListener(token: token, appId: bundleID, topic: bundleID, environment: client.environment) { [weak self] push, ack in
+                guard let self else { return ack(.refused("the device is shutting down")) }
+                // The device took it either way; hidden in front is the foreground's rule.
+                if case .suppressed = self.receive(payload: push.payload) { ack(.foreground) } else { ack(.delivered) }
+            }
+            note("taking pushes for …\(token.suffix(6)) (\(bundleID), \(client.environment.rawValue))")
+        } catch {
+            phone = nil
+            note("cannot take pushes: \(error.message)")
+        }
     }
 
     var state: JSONValue {
@@ -161,6 +190,7 @@ final class HermesDevice {
     }
 
     private func saveToken(_ token: String) {
+        listen(token)
         Self.write(profile + "/push.json", ["token": .string(token), "environment": .string(client.environment.rawValue)])
     }
 
