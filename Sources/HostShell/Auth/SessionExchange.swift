@@ -20,27 +20,13 @@ enum SessionExchange {
             return
         }
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
-        let bytes = JSONWriter.bytes(body)
-        let payload = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        soup_message_set_request_body_from_bytes(message, "application/json", payload)
-        g_bytes_unref(payload)
+        SoupExchange.setBody(message, JSONWriter.bytes(body), contentType: "application/json")
         let session = soup_session_new()!  // no SoupCookieJar feature: no cookie goes out
         soup_session_set_timeout(session, guint(CredentialLifecycle.exchangeTimeout))
         let request = ExchangeRequest(origin: origin, session: session, message: message, done: done)
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let request = Unmanaged<ExchangeRequest>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
-            let reason = error.map { String(cString: $0.pointee.message) }
-            g_clear_error(&error)
-            var bytes: [UInt8] = []
-            if let body {
-                var size: gsize = 0
-                if let data = g_bytes_get_data(body, &size) { bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
-                g_bytes_unref(body)
-            }
-            MainActor.assumeIsolated { request.finish(body == nil ? nil : bytes, networkError: reason) }
-        }, Unmanaged.passRetained(request).toOpaque())
+        SoupExchange.send(session, message) { answer in
+            request.finish(answer.status == nil ? nil : answer.body, networkError: answer.failure?.message)
+        }
     }
 }
 
@@ -57,10 +43,7 @@ private final class ExchangeRequest {
     }
 
     func finish(_ body: [UInt8]?, networkError: String?) {
-        defer {
-            g_object_unref(UnsafeMutableRawPointer(message))
-            g_object_unref(UnsafeMutableRawPointer(session))
-        }
+        defer { g_object_unref(UnsafeMutableRawPointer(session)) }  // the message is SoupExchange's
         guard let body else {
             done(.init(result: .failed(.unavailable(networkError ?? "no answer")), studioCookie: nil))
             return

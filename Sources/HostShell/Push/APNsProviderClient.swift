@@ -34,34 +34,14 @@ final class APNsProviderClient {
         guard let message = soup_message_new("POST", request.url) else { return done(nil, [], "InvalidURL") }
         let headers = soup_message_get_request_headers(message)
         for header in request.headers { soup_message_headers_append(headers, header.name, header.value) }
-        let payload = request.body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        soup_message_set_request_body_from_bytes(message, nil, payload)
-        g_bytes_unref(payload)
-        final class Pending {
-            let message: OpaquePointer
-            let done: @MainActor (Int?, [UInt8], String?) -> Void
-            init(_ message: OpaquePointer, _ done: @escaping @MainActor (Int?, [UInt8], String?) -> Void) { self.message = message; self.done = done }
+        SoupExchange.setBody(message, request.body, contentType: nil)
+        SoupExchange.send(session, message) { answer in
+            done(answer.status, answer.body, answer.status == nil ? (answer.failure.map(APNsProviderClient.failureName) ?? "TransportError") : nil)
         }
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let pending = Unmanaged<Pending>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
-            let failure = error.map { APNsProviderClient.failureName($0.pointee) }
-            g_clear_error(&error)
-            var bytes: [UInt8] = []
-            if let body {
-                var size: gsize = 0
-                if let data = g_bytes_get_data(body, &size) { bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
-                g_bytes_unref(body)
-            }
-            let status = body == nil ? nil : Int(soup_message_get_status(pending.message).rawValue)
-            g_object_unref(UnsafeMutableRawPointer(pending.message))
-            MainActor.assumeIsolated { pending.done(status, bytes, status == nil ? (failure ?? "TransportError") : nil) }
-        }, Unmanaged.passRetained(Pending(message, done)).toOpaque())
     }
 
     /// A transport failure named as HomeSec records it (httpx's exception names).
-    nonisolated static func failureName(_ error: GError) -> String {
+    nonisolated static func failureName(_ error: SoupExchange.Failure) -> String {
         guard error.domain == g_io_error_quark() else { return error.domain == g_tls_error_quark() ? "ConnectError" : "TransportError" }
         switch GIOErrorEnum(rawValue: UInt32(error.code)) {
         case G_IO_ERROR_TIMED_OUT: return "ReadTimeout"

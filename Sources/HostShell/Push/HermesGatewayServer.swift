@@ -90,29 +90,11 @@ final class HermesGatewayServer {
         soup_message_headers_append(headers, "authorization", "bearer " + token)
         soup_message_headers_append(headers, "apns-topic", settings.topic)
         for header in outbound.headers { soup_message_headers_append(headers, header.name, header.value) }
-        let bytes = JSONWriter.bytes(outbound.payload)
-        let payload = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-        soup_message_set_request_body_from_bytes(message, "application/json", payload)
-        g_bytes_unref(payload)
-        final class Pending { let message: OpaquePointer; let done: @MainActor (Int, JSONValue) -> Void
-            init(_ m: OpaquePointer, _ d: @escaping @MainActor (Int, JSONValue) -> Void) { message = m; done = d } }
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let pending = Unmanaged<Pending>.fromOpaque(data!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
-            g_clear_error(&error)
-            var bytes: [UInt8] = []
-            if let body {
-                var size: gsize = 0
-                if let data = g_bytes_get_data(body, &size) { bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
-                g_bytes_unref(body)
-            }
-            let status = body == nil ? nil : Int(soup_message_get_status(pending.message).rawValue)
-            let apnsID = soup_message_headers_get_one(soup_message_get_response_headers(pending.message), "apns-id").map { String(cString: $0) }
-            g_object_unref(UnsafeMutableRawPointer(pending.message))
-            let answer = HermesGateway.answer(forAPNs: status, body: bytes, apnsID: apnsID)
-            MainActor.assumeIsolated { pending.done(answer.status, answer.body) }
-        }, Unmanaged.passRetained(Pending(message, done)).toOpaque())
+        SoupExchange.setBody(message, JSONWriter.bytes(outbound.payload), contentType: "application/json")
+        SoupExchange.send(session, message, wantedHeaders: ["apns-id"]) { reply in
+            let answer = HermesGateway.answer(forAPNs: reply.status, body: reply.body, apnsID: reply.headers["apns-id"])
+            done(answer.status, answer.body)
+        }
     }
 
     private func send(_ message: OpaquePointer, _ status: Int, _ json: JSONValue) {
