@@ -33,15 +33,7 @@ final class HermesGatewayServer {
     }
 
     func start(port requested: Int) throws(UsageError) {
-        var error: UnsafeMutablePointer<GError>? = nil
-        guard soup_server_listen_local(server, guint(requested), SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            g_clear_error(&error)
-            throw UsageError("cannot start the Hermes gateway: \(reason)")
-        }
-        let uris = soup_server_get_uris(server)
-        if let first = uris?.pointee.data { port = Int(g_uri_get_port(OpaquePointer(first))) }
-        g_slist_free_full(uris, { g_uri_unref(OpaquePointer($0)) })
+        port = try SoupServing.listenLocal(server, port: requested, what: "the Hermes gateway")
     }
 
     private func capability(_ token: String) -> String {
@@ -51,10 +43,7 @@ final class HermesGatewayServer {
     private func handle(_ message: OpaquePointer, path: String) {
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
         guard method == "POST" else { return send(message, 405, ["error": "POST only"]) }
-        var body: [UInt8] = []
-        if let raw = soup_server_message_get_request_body(message), raw.pointee.length > 0, let data = raw.pointee.data {
-            body = Array(UnsafeRawBufferPointer(start: data, count: min(Int(raw.pointee.length), 64 * 1024)))
-        }
+        let body = SoupServing.body(message)
         let outcome: HermesGateway.Outcome
         switch path {
         case "/register": outcome = HermesGateway.register(body: body, capability: capability)
@@ -98,11 +87,6 @@ final class HermesGatewayServer {
     }
 
     private func send(_ message: OpaquePointer, _ status: Int, _ json: JSONValue) {
-        soup_server_message_set_status(message, guint(status), nil)
-        let bytes = JSONWriter.bytes(json)
-        bytes.withUnsafeBufferPointer { buffer in
-            soup_server_message_set_response(message, "application/json", SOUP_MEMORY_COPY,
-                                             buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, gsize(buffer.count))
-        }
+        SoupServing.respond(message, status, json)
     }
 }
