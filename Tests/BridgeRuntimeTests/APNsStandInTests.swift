@@ -121,6 +121,33 @@ struct APNsStandInTests {
         #expect(Self.decide(Self.request(auth: Self.jwt(iat: Self.now - 2)), &lenient).status == 200)
     }
 
+    @Test("a provider token's signature is checked once: later requests with it skip ES256 but not its age")
+    func verifiedOnce() {
+        final class Counting: SignatureCheck {
+            var calls = 0
+            func verify(keyID: String, input: [UInt8], signature: [UInt8]) -> Bool {
+                calls += 1
+                return LetterSignatures().verify(keyID: keyID, input: input, signature: signature)
+            }
+        }
+        let counting = Counting()
+        var rules = ProviderTokenRules(teamID: "TEAM1", keyIDs: ["KEY1"])
+        let token = Self.jwt(iat: Self.now - 100)
+        for step in 0..<50 { #expect(rules.check(authorization: token, now: Self.now + Double(step), signatures: counting).0 == nil) }
+        #expect(counting.calls == 1 && rules.verifiedCount == 1)
+        let forged = Self.jwt(iat: Self.now - 100, signedBy: "X")
+        for _ in 0..<3 { #expect(rules.check(authorization: forged, now: Self.now, signatures: counting).0 == .invalidProviderToken) }
+        #expect(counting.calls == 4 && rules.verifiedCount == 1, "a token that failed is checked again every time, never kept")
+        #expect(rules.check(authorization: token, now: Self.now + 3501, signatures: counting).0 == .expiredProviderToken)
+        #expect(rules.verifiedCount == 0, "an expired token is forgotten")
+        #expect(rules.check(authorization: token, now: Self.now + 3502, signatures: counting).0 == .expiredProviderToken)
+        #expect(counting.calls == 5)
+        for index in 0..<(ProviderTokenRules.verifiedCap + 10) {
+            _ = rules.check(authorization: Self.jwt(iat: Self.now - Double(index)), now: Self.now, signatures: counting)
+        }
+        #expect(rules.verifiedCount <= ProviderTokenRules.verifiedCap, "the verified tokens are bounded")
+    }
+
     @Test("headers: seen twice, topic, push type and its topic suffix, priority, ids, dates, collapse ids")
     func headers() {
         #expect(Self.reason(Self.request(extra: [("apns-topic", Self.bundle)])) == .duplicateHeaders)

@@ -20,15 +20,22 @@ struct HomeSecNotifyTests {
         let server: HomeSecProcess
         let record: String
 
-        init() throws {
+        /// `settings`: how the server is told about APNs, given the stand-in's sandbox URL and the
+        /// private key's file (flags by default).
+        init(_ settings: (String, String) throws -> (arguments: [String], environment: [String: String]) = Loop.flags) throws {
             keys = try APNsKeys()
             let publicKey = try keys.make("HSKEY")
             record = keys.path("record.jsonl")
             standIn = try APNsProcess(["--team", "TEAMHS", "--key", "HSKEY=" + publicKey, "--record", record,
                                        "--fault", HomeSecNotifyTests.gone + "=Unregistered", "--fault", HomeSecNotifyTests.flaky + "=503"])
             let sandbox = try #require(standIn.ports["sandbox"])
-            server = try HomeSecProcess(["--apns-bundle-id", HomeSecNotifyTests.bundle, "--apns-base-url", "http://127.0.0.1:\(sandbox)",
-                                         "--apns-key-id", "HSKEY", "--apns-team-id", "TEAMHS", "--apns-key", keys.path("HSKEY.key")])
+            let (arguments, environment) = try settings("http://127.0.0.1:\(sandbox)", keys.path("HSKEY.key"))
+            server = try HomeSecProcess(arguments, environment: environment)
+        }
+
+        static func flags(_ base: String, _ key: String) -> (arguments: [String], environment: [String: String]) {
+            (["--apns-bundle-id", HomeSecNotifyTests.bundle, "--apns-base-url", base, "--apns-key-id", "HSKEY", "--apns-team-id", "TEAMHS",
+              "--apns-key", key], [:])
         }
 
         func stop() {
@@ -136,6 +143,28 @@ struct HomeSecNotifyTests {
         #expect(device["enabled"] as? Bool == true && device["last_push_error"] as? String == "HTTP 503: ServiceUnavailable")
         // Three seconds of retries later, the partial fan-out's event was still sent once to each device.
         #expect(try pushes(Self.good, "clip-44").count == 1 && pushes(Self.flaky, "clip-44").count == 1)
+    }
+
+    @Test("HomeSec's own environment variables work too (the PEM with \\n escapes); without a key every event fails, nothing is sent")
+    func environment() throws {
+        let loop = try Loop { base, key in
+            let pem = try String(contentsOfFile: key, encoding: .utf8).replacingOccurrences(of: "\n", with: "\\n")
+            return ([], ["HOMESEC_APNS_BUNDLE_ID": HomeSecNotifyTests.bundle, "HOMESEC_APNS_BASE_URL": base, "HOMESEC_APNS_KEY_ID": "HSKEY",
+                         "HOMESEC_APNS_TEAM_ID": "TEAMHS", "HOMESEC_APNS_PRIVATE_KEY": pem])
+        }
+        defer { loop.stop() }
+        _ = try loop.register(Self.good)
+        let entry = try loop.raise(#"{"clip_id":"clip-60"}"#)
+        #expect(entry["state"] as? String == "delivered")
+        let push = try #require(try loop.pushes(to: Self.good).first)
+        #expect((push["provider"] as? [String: Any])?["kid"] as? String == "HSKEY" && (push["answer"] as? [String: Any])?["status"] as? Int == 200)
+
+        let unsigned = try Loop { base, _ in (["--apns-bundle-id", HomeSecNotifyTests.bundle, "--apns-base-url", base], [:]) }
+        defer { unsigned.stop() }
+        _ = try unsigned.register(Self.good)
+        let failed = try unsigned.raise(#"{"clip_id":"clip-61"}"#)
+        #expect(failed["state"] as? String == "failed" && failed["error"] as? String == "APNs provider credentials missing from environment")
+        #expect(try unsigned.pushes(to: Self.good).isEmpty)
     }
 
     @Test("bad notifier options are refused with one clear line; --help lists them", arguments: [

@@ -6,10 +6,10 @@ final class HomeSecProcess {
     let process = Process()
     let url: String
 
-    init(_ arguments: [String] = []) throws {
+    init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = HostShellBinary.url
         process.arguments = ["serve", "--homesec"] + arguments
-        process.environment = HostShellBinary.environment()
+        process.environment = HostShellBinary.environment(environment)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-homesec-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }

@@ -38,6 +38,13 @@ public enum JSONParser {
         }
     }
 
+    /// Whether UTF-8 `bytes` are one JSON object (within `maxDepth`): the parser's checks
+    /// without building the values, for callers that only need the verdict.
+    public static func isObject(bytes: [UInt8], maxDepth: Int = defaultMaxDepth) -> Bool {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return (try? JSONTape.parse(text, maxDepth: maxDepth) { (tape) throws(Never) -> Bool in tape.kind(tape.root) == .object }) ?? false
+    }
+
     /// Parses UTF-8 bytes, refusing invalid UTF-8 rather than repairing it.
     public static func parse(bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         guard let text = String(validating: bytes, as: UTF8.self) else {

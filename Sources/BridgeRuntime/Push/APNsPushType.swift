@@ -41,12 +41,18 @@ public enum APNsPushType: String, CaseIterable, Sendable {
     /// Whether `topic` is shaped like a bundle id (reverse-DNS words of letters, digits, `-` and
     /// `_`, separated by single dots).
     public static func isWellFormed(topic: String) -> Bool {
-        let words = topic.split(separator: ".", omittingEmptySubsequences: false)
-        return words.count >= 2 && words.allSatisfy { word in
-            !word.isEmpty && word.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        var words = 1, wordLength = 0
+        for byte in topic.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard wordLength > 0 else { return false }
+                words += 1
+                wordLength = 0
+                continue
             }
+            guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") else { return false }
+            wordLength += 1
         }
+        return words >= 2 && wordLength > 0
     }
 }

@@ -35,7 +35,9 @@ public struct APNsRequest: Sendable {
     public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8]) {
         self.method = method
         self.path = path
-        self.headers = headers.map { ($0.name.lowercased(), $0.value) }
+        self.headers = headers.map { header in
+            header.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? (header.name.lowercased(), header.value) : header
+        }
         self.body = body
     }
     public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
@@ -131,8 +133,8 @@ public struct APNsStandIn: Sendable {
         devices[token.lowercased()] = device
     }
 
-    private static let checkedHeaders: Set<String> = ["authorization", "apns-topic", "apns-push-type", "apns-priority",
-                                                       "apns-collapse-id", "apns-expiration", "apns-id"]
+    private static let checkedHeaders = ["authorization", "apns-topic", "apns-push-type", "apns-priority",
+                                         "apns-collapse-id", "apns-expiration", "apns-id"]
 
     /// Decides one request to `environment`'s listener at `now` (seconds); `entropy` (16 random
     /// bytes) makes the `apns-id` when the request has none.
@@ -151,11 +153,14 @@ public struct APNsStandIn: Sendable {
         let prefix = "/3/device/"
         guard request.path.hasPrefix(prefix) else { return fail(.badPath) }
         let token = String(request.path.dropFirst(prefix.count))
-        guard !token.contains("/"), !token.contains("?") else { return fail(.badPath) }
+        guard !token.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else { return fail(.badPath) }
         guard !token.isEmpty else { return fail(.missingDeviceToken) }
-        var counts: [String: Int] = [:]
-        for header in request.headers where Self.checkedHeaders.contains(header.name) { counts[header.name, default: 0] += 1 }
-        guard counts.values.allSatisfy({ $0 == 1 }) else { return fail(.duplicateHeaders) }
+        var present: UInt8 = 0  // one bit per checked header: a second one is DuplicateHeaders
+        for header in request.headers {
+            guard let index = Self.checkedHeaders.firstIndex(of: header.name) else { continue }
+            guard present & (1 << index) == 0 else { return fail(.duplicateHeaders) }
+            present |= 1 << index
+        }
 
         let (tokenProblem, provider) = tokens.check(authorization: request.header("authorization"), now: now, signatures: signatures)
         decision.provider = provider
@@ -192,7 +197,7 @@ public struct APNsStandIn: Sendable {
         } else if !options.devices.isEmpty {
             return fail(.badDeviceToken)
         }
-        if (try? JSONParser.parse(bytes: request.body))?.objectValue == nil {
+        if !JSONParser.isObject(bytes: request.body) {
             decision.warnings.append("the payload is not a JSON object; a device would drop it")
         }
 
@@ -231,11 +236,19 @@ public struct APNsStandIn: Sendable {
 
     /// A version-4 UUID in lower case from 16 random bytes.
     public static func uuid(_ entropy: [UInt8]) -> String {
-        var bytes = Array((entropy + Array(repeating: 0, count: 16)).prefix(16))
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { byte in String(Array("0123456789abcdef")[Int(byte >> 4)]) + String(Array("0123456789abcdef")[Int(byte & 0xF)]) }.joined()
-        let chars = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+        let hex: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var at = 0
+            for index in 0..<16 {
+                var byte = index < entropy.count ? entropy[index] : 0
+                if index == 6 { byte = byte & 0x0F | 0x40 }
+                if index == 8 { byte = byte & 0x3F | 0x80 }
+                if index == 4 || index == 6 || index == 8 || index == 10 { out[at] = UInt8(ascii: "-"); at += 1 }
+                out[at] = hex.utf8Start[Int(byte >> 4)]
+                out[at + 1] = hex.utf8Start[Int(byte & 0xF)]
+                at += 2
+            }
+            return at
+        }
     }
 }

@@ -55,6 +55,12 @@ public struct ProviderTokenRules: Sendable {
     public var updateInterval: Double
     /// Per key: the tokens accepted and still valid, with the time each was first seen.
     private var seen: [String: [(token: String, issuedAt: Double, firstSeen: Double)]] = [:]
+    /// Authorization values whose token was read and whose signature, key and team checked out:
+    /// Apple checks a token once per key, so a value seen again skips parsing and ES256 (its
+    /// age and the update rule are still checked every time). Dropped once expired.
+    private var verified: [String: ProviderToken] = [:]
+    /// The most tokens kept verified at once; past it the expired ones go, then all.
+    public static let verifiedCap = 256
 
     public init(teamID: String, keyIDs: Set<String>, updateInterval: Double = APNsLimits.providerTokenUpdateInterval) {
         self.teamID = teamID
@@ -66,21 +72,44 @@ public struct ProviderTokenRules: Sendable {
     /// A token is checked for shape, key, team, signature, then age, then how soon it follows
     /// the key's last new token.
     public mutating func check(authorization: String?, now: Double, signatures: some SignatureCheck) -> (APNsReason?, ProviderToken?) {
-        guard let authorization, !authorization.withoutSpacesAround.isEmpty else { return (.missingProviderToken, nil) }
-        guard let token = ProviderToken(authorization: authorization) else { return (.invalidProviderToken, nil) }
-        guard keyIDs.contains(token.keyID), token.teamID == teamID,
-              signatures.verify(keyID: token.keyID, input: token.signingInput, signature: token.signature)
-        else { return (.invalidProviderToken, token) }
+        guard let authorization else { return (.missingProviderToken, nil) }
+        let token: ProviderToken
+        if let known = verified[authorization] {
+            token = known
+        } else {
+            guard !authorization.withoutSpacesAround.isEmpty else { return (.missingProviderToken, nil) }
+            guard let read = ProviderToken(authorization: authorization) else { return (.invalidProviderToken, nil) }
+            guard keyIDs.contains(read.keyID), read.teamID == teamID,
+                  signatures.verify(keyID: read.keyID, input: read.signingInput, signature: read.signature)
+            else { return (.invalidProviderToken, read) }
+            token = read
+            remember(authorization, token, now: now)
+        }
         if token.issuedAt > now + APNsLimits.providerTokenClockSkew { return (.invalidProviderToken, token) }
-        if now - token.issuedAt > APNsLimits.providerTokenLifetime { return (.expiredProviderToken, token) }
+        if now - token.issuedAt > APNsLimits.providerTokenLifetime {
+            verified[authorization] = nil
+            return (.expiredProviderToken, token)
+        }
+        // A token already taken for this key (its age was just checked): nothing to update.
+        if seen[token.keyID]?.contains(where: { $0.token == token.compact }) == true { return (nil, token) }
         var tokens = seen[token.keyID, default: []].filter { now - $0.issuedAt <= APNsLimits.providerTokenLifetime }
         defer { seen[token.keyID] = tokens }
-        if tokens.contains(where: { $0.token == token.compact }) { return (nil, token) }
         if updateInterval > 0, let newest = tokens.map(\.firstSeen).max(), now - newest < updateInterval {
             return (.tooManyProviderTokenUpdates, token)
         }
         tokens.append((token.compact, token.issuedAt, now))
         return (nil, token)
+    }
+
+    /// How many authorization values are held verified (for tests and the bench).
+    public var verifiedCount: Int { verified.count }
+
+    private mutating func remember(_ authorization: String, _ token: ProviderToken, now: Double) {
+        if verified.count >= Self.verifiedCap {
+            verified = verified.filter { now - $0.value.issuedAt <= APNsLimits.providerTokenLifetime }
+            if verified.count >= Self.verifiedCap { verified = [:] }
+        }
+        verified[authorization] = token
     }
 }
 

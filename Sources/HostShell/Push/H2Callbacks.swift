@@ -15,16 +15,16 @@ enum H2Callbacks {
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, data in
             guard let frame, let name, let value else { return 0 }
-            let key = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
+            let pseudo = nameLength > 0 && name[0] == UInt8(ascii: ":")
+            // Of the pseudo-headers only :method (7 bytes) and :path (5) are kept.
+            if pseudo && !(nameLength == 7 && name[1] == UInt8(ascii: "m")) && !(nameLength == 5 && name[1] == UInt8(ascii: "p")) { return 0 }
             let text = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+            let key = pseudo ? "" : String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
+            let isMethod = pseudo && nameLength == 7
             let connection = H2Connection.from(data), id = frame.pointee.hd.stream_id
             MainActor.assumeIsolated {
                 guard let stream = connection.stream(id) else { return }
-                switch key {
-                case ":method": stream.method = text
-                case ":path": stream.path = text
-                default: if !key.hasPrefix(":") { stream.headers.append((key, text)) }
-                }
+                if !pseudo { stream.headers.append((key, text)) } else if isMethod { stream.method = text } else { stream.path = text }
             }
             return 0
         }

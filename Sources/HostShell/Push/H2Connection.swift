@@ -25,6 +25,11 @@ final class H2Connection {
     private var outgoing: [UInt8] = []
     private var inWatch: UInt32 = 0, outWatch: UInt32 = 0
     private var alpnChecked = false
+    /// True while nghttp2_session_mem_recv runs: its callbacks may submit answers, but the
+    /// session must not be asked for output (mem_send) from inside its own receive.
+    private var receiving = false
+    /// One read buffer for every connection: all run on the main thread, one read at a time.
+    private static let readBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 16 * 1024)
     private(set) var closed = false
     var transport: String { ssl == nil ? "h2c" : "h2" }
 
@@ -53,11 +58,11 @@ final class H2Connection {
     /// Reads what is there, feeds nghttp2, writes what it answers. False once closed.
     private func readable() -> Bool {
         guard !closed else { return false }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let buffer = Self.readBuffer, capacity = 16 * 1024
         while !closed {
             var count = 0
             if let ssl {
-                let result = SSL_read(ssl, &buffer, Int32(buffer.count))
+                let result = SSL_read(ssl, buffer, Int32(capacity))
                 if result <= 0 {
                     let error = SSL_get_error(ssl, result)
                     ERR_clear_error()
@@ -67,12 +72,16 @@ final class H2Connection {
                 }
                 count = Int(result)
             } else {
-                count = read(fd, &buffer, buffer.count)
+                count = read(fd, buffer, capacity)
                 if count < 0 && (errno == EAGAIN || errno == EINTR) { break }
                 if count <= 0 { close(); return false }
             }
             guard checkALPN() else { return false }
-            if nghttp2_session_mem_recv(session, buffer, count) < 0 { close(); return false }
+            receiving = true
+            let taken = nghttp2_session_mem_recv(session, buffer, count)
+            receiving = false
+            if taken < 0 { close(); return false }
+            if ssl == nil && count < capacity { break }
         }
         guard checkALPN() else { return false }
         pump()
@@ -92,7 +101,7 @@ final class H2Connection {
 
     /// Moves nghttp2's output to the socket; closes when neither side wants more.
     func pump() {
-        guard !closed, let session else { return }
+        guard !closed, !receiving, let session else { return }
         while true {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
@@ -121,7 +130,7 @@ final class H2Connection {
                 if written < 0 && (errno == EAGAIN || errno == EINTR) { watchWritable(); return }
                 if written <= 0 { close(); return }
             }
-            outgoing.removeFirst(written)
+            if written == outgoing.count { outgoing.removeAll(keepingCapacity: true) } else { outgoing.removeFirst(written) }
         }
     }
 
@@ -158,19 +167,27 @@ final class H2Connection {
         stream.response = decision.body
         let fields = [(":status", String(decision.status))] + decision.headers.map { ($0.name, $0.value) }
             + (decision.body.isEmpty ? [] : [("content-length", String(decision.body.count))])
-        let strings = fields.map { (strdup($0.0)!, strdup($0.1)!, $0.0.utf8.count, $0.1.utf8.count) }
-        defer { for string in strings { free(string.0); free(string.1) } }
-        var nva = strings.map { nghttp2_nv(name: UnsafeMutableRawPointer($0.0).assumingMemoryBound(to: UInt8.self),
-                                           value: UnsafeMutableRawPointer($0.1).assumingMemoryBound(to: UInt8.self),
-                                           namelen: $0.2, valuelen: $0.3, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)) }
-        if decision.body.isEmpty {
-            nghttp2_submit_response(session, id, &nva, nva.count, nil)
-        } else {
-            var provider = nghttp2_data_provider()
-            provider.read_callback = H2Callbacks.readBody
-            nghttp2_submit_response(session, id, &nva, nva.count, &provider)
+        // Every name and value in one buffer (nghttp2 copies them while submitting).
+        var storage: [UInt8] = []
+        storage.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
+        for (name, value) in fields { storage += name.utf8; storage += value.utf8 }
+        storage.withUnsafeMutableBufferPointer { bytes in
+            var at = 0
+            var nva = fields.map { name, value -> nghttp2_nv in
+                let nameLength = name.utf8.count, valueLength = value.utf8.count
+                defer { at += nameLength + valueLength }
+                return nghttp2_nv(name: bytes.baseAddress! + at, value: bytes.baseAddress! + at + nameLength,
+                                  namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            if decision.body.isEmpty {
+                nghttp2_submit_response(session, id, &nva, nva.count, nil)
+            } else {
+                var provider = nghttp2_data_provider()
+                provider.read_callback = H2Callbacks.readBody
+                nghttp2_submit_response(session, id, &nva, nva.count, &provider)
+            }
         }
-        pump()
+        pump()  // outside a receive; inside one, readable() pumps once the whole read is taken
     }
 
     func close() {
