@@ -81,14 +81,14 @@ enum PushBench {
         guard let token, let appId else { throw UsageError("bench push: the app did not register for push") }
         guard let provider = signer.providerToken(issuedAt: Int(nowMs() / 1000) - 10) else { throw UsageError("bench push: no provider token could be signed") }
         _ = try must(control.eval("referenceApp.state.pushes.length = 0, true"), "reset")
-        let client = try HTTPClient(port: port)
         var starts: [Double] = []
         for n in 0..<count {
             let body = #"{"aps":{"alert":{"title":"Bench","body":"push \#(n)"}},"route":"/events/\#(n)"}"#
             let request = "POST /3/device/\(token) HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: bearer \(provider)\r\napns-topic: \(appId)\r\n"
                 + "apns-push-type: alert\r\napns-priority: 10\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n" + body
             starts.append(nowMs())
-            let status = try client.exchange(request)
+            // A connection per push: the stand-in's HTTP/1.1 side closes each after its answer.
+            let status = try HTTPClient(port: port).exchange(request)
             guard status == 200 else { throw UsageError("bench push: the stand-in answered \(status) to push \(n)") }
             guard control.evalUntil("referenceApp.state.pushes.length >= \(n + 1)", timeout: 10) else { throw UsageError("bench push: push \(n) did not reach the page") }
         }
@@ -113,8 +113,8 @@ enum PushBench {
     }
 }
 
-/// A blocking HTTP/1.1 client on one keep-alive connection to 127.0.0.1: a request out, the
-/// status back (the body read and dropped).
+/// A blocking HTTP/1.1 client on one connection to 127.0.0.1: a request out, the status back
+/// (the body read and dropped).
 private final class HTTPClient {
     private let fd: Int32
     private var pending: [UInt8] = []
