@@ -1,14 +1,16 @@
-/* The plain-C floor for the push latency benchmark: a GTK 4 window with a WebKitGTK 6.0 view whose
- * page keeps the wall-clock time each push reaches its script, and an owner-only Unix socket on
- * which one line is one push — the line handed to the page at once with
- * webkit_web_view_evaluate_javascript, then "ok" answered. No HTTP, no provider token, no bridge:
- * the least a push from another process into a page costs on this machine.
- * A line "report" answers the page's arrival times (ms since the epoch, JSON array) instead.
+/* The plain-C floor for the push latency benchmark: a GTK 4 window with a WebKitGTK 6.0 view and an
+ * owner-only Unix socket on which one connection is one push: its line is handed to the page's
+ * script at once (webkit_web_view_evaluate_javascript), the script says it got it through a bare
+ * script message handler, and only then "got" is written back. No HTTP, no provider token, no
+ * bridge: the least a push from another process into a page's script — and the page's word back —
+ * costs on this machine. `hostshell bench push` times the HostShell path the same way (its page's
+ * listener logs a console line, which the sender reads on the app's event stream).
  * Usage: push_floor SOCKET   (prints "ready" on stdout once the page has loaded) */
 #include <gtk/gtk.h>
 #include <webkit/webkit.h>
 #include <gio/gunixsocketaddress.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -16,24 +18,18 @@ static WebKitWebView *view;
 
 static const char *page =
     "<!doctype html><meta charset=utf-8><title>push floor</title><body>"
-    "<script>window.__at = []; window.__got = (n) => { window.__at.push(performance.timeOrigin + performance.now()); };</script>";
+    "<script>window.__got = (n) => { window.webkit.messageHandlers.done.postMessage(n); };</script>";
 
-typedef struct { GSocketConnection *connection; char line[256]; } Client;
+/* The sender waiting for its push to reach the page (one at a time). */
+static GSocketConnection *waiting;
 
-static void reported(GObject *source, GAsyncResult *result, gpointer data) {
-    Client *client = data;
-    GError *error = NULL;
-    JSCValue *value = webkit_web_view_evaluate_javascript_finish(WEBKIT_WEB_VIEW(source), result, &error);
-    char *text = value ? jsc_value_to_string(value) : g_strdup("[]");
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(client->connection));
-    g_output_stream_write_all(out, text, strlen(text), NULL, NULL, NULL);
-    g_output_stream_write_all(out, "\n", 1, NULL, NULL, NULL);
-    g_free(text);
-    if (value) g_object_unref(value);
-    g_clear_error(&error);
-    g_io_stream_close(G_IO_STREAM(client->connection), NULL, NULL);
-    g_object_unref(client->connection);
-    g_free(client);
+static void done(WebKitUserContentManager *manager, JSCValue *value, gpointer data) {
+    (void)manager; (void)value; (void)data;
+    if (!waiting) return;
+    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(waiting));
+    g_output_stream_write_all(out, "got\n", 4, NULL, NULL, NULL);
+    g_io_stream_close(G_IO_STREAM(waiting), NULL, NULL);
+    g_clear_object(&waiting);
 }
 
 static gboolean incoming(GSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
@@ -46,17 +42,11 @@ static gboolean incoming(GSocketService *service, GSocketConnection *connection,
         used += n;
     }
     buffer[used] = 0;
-    if (strcmp(buffer, "report") == 0) {
-        Client *client = g_new0(Client, 1);
-        client->connection = g_object_ref(connection);
-        webkit_web_view_evaluate_javascript(view, "JSON.stringify(window.__at)", -1, NULL, NULL, NULL, reported, client);
-        return TRUE;
-    }
     char script[300];
-    snprintf(script, sizeof script, "window.__got(%s)", buffer);
+    snprintf(script, sizeof script, "window.__got(%d)", atoi(buffer));
+    g_clear_object(&waiting);
+    waiting = g_object_ref(connection);
     webkit_web_view_evaluate_javascript(view, script, -1, NULL, NULL, NULL, NULL, NULL);
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(connection));
-    g_output_stream_write_all(out, "ok\n", 3, NULL, NULL, NULL);
     return TRUE;
 }
 
@@ -85,6 +75,9 @@ int main(int argc, char **argv) {
     umask(previous);
     g_signal_connect(service, "incoming", G_CALLBACK(incoming), NULL);
     g_signal_connect(view, "load-changed", G_CALLBACK(load_changed), NULL);
+    WebKitUserContentManager *manager = webkit_web_view_get_user_content_manager(view);
+    g_signal_connect(manager, "script-message-received::done", G_CALLBACK(done), NULL);
+    webkit_user_content_manager_register_script_message_handler(manager, "done", NULL);
     webkit_web_view_load_html(view, page, "http://localhost/");
     GMainLoop *loop = g_main_loop_new(NULL, FALSE);
     g_main_loop_run(loop);

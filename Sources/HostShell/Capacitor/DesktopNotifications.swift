@@ -1,5 +1,6 @@
 import BridgeRuntime
 import CGtk
+import Glibc
 
 /// One app's desktop notifications: a `GApplication` whose id is the app's bundle id (so the
 /// desktop names the app), `GNotification`s sent through it, and the `NotificationShelf` of
@@ -49,6 +50,9 @@ final class DesktopNotifications {
 
     /// Nil when a notification server answers on the session bus; otherwise why not.
     private static func serverProblem() -> String? {
+        // No address and no bus at the usual place: say so rather than let GLib launch one.
+        let runtimeBus = String(cString: g_get_user_runtime_dir()) + "/bus"
+        guard g_getenv("DBUS_SESSION_BUS_ADDRESS") != nil || access(runtimeBus, F_OK) == 0 else { return "no session bus" }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)

@@ -1,19 +1,21 @@
 import BridgeRuntime
 import Glibc
 
-/// `hostshell bench push`: push latency, provider request → the page's `pushNotificationReceived`.
+/// `hostshell bench push`: push latency, provider request → the page's `pushNotificationReceived`,
+/// timed on one clock (the sender's): from just before the request is written until the sender
+/// hears that the page's listener ran.
 ///
 ///     bench push CONTROL-SOCKET APNS-URL KEY.p8 KEYID TEAM [--count N]
 /// drives a running `hostshell capacitor` app of the reference HomeSec bundle (registers it for
 /// push through its control socket), then sends N pushes one after another to `hostshell apns
-/// serve` over HTTP/1.1 with a real ES256 provider token. Each push's start is the wall clock
-/// just before its request is written; its end is the wall clock the page reads in its
-/// listener (`referenceApp.state.pushes[i].at`). So it counts the request, the token's
-/// verification, the answer, the hop to the app's process and the bridge into the page.
+/// serve` over HTTP/1.1 with a real ES256 provider token; the page's listener logs a console
+/// line, which the sender reads on the app's event stream (`ctl events --kind bridge`). So it
+/// counts the request, the token's verification, the answer, the hop to the app's process, the
+/// bridge into the page and the page's word back.
 ///
 ///     bench push --floor SOCKET [--count N]
 /// is the same sender against `bench/push_floor.c`: a plain-C WebKitGTK page that takes a line
-/// on a Unix socket and hands it to its page's script — the least a push into a page costs.
+/// on a Unix socket into its script and says so through a bare script message handler.
 /// Prints `{"p50Ms":…,"p99Ms":…,"count":N}`.
 enum PushBench {
     static let usage = "usage: hostshell bench push CONTROL-SOCKET APNS-URL KEY.p8 KEYID TEAM [--count N] | hostshell bench push --floor SOCKET [--count N]"
@@ -46,10 +48,12 @@ enum PushBench {
         return ExitCode.success
     }
 
-    static func nowMs() -> Double {
+    static func nowMs() -> Double { monotonicSeconds() * 1000 }
+
+    static func wallSeconds() -> Int {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
+        return ts.tv_sec
     }
 
     /// Registers the app, pushes `count` times, and reads when each reached the page.
@@ -79,42 +83,41 @@ enum PushBench {
             }
         }
         guard let token, let appId else { throw UsageError("bench push: the app did not register for push") }
-        guard let provider = signer.providerToken(issuedAt: Int(nowMs() / 1000) - 10) else { throw UsageError("bench push: no provider token could be signed") }
-        _ = try must(control.eval("referenceApp.state.pushes.length = 0, true"), "reset")
-        let client = try HTTPClient(port: port)
-        var starts: [Double] = []
+        guard let provider = signer.providerToken(issuedAt: wallSeconds() - 10) else { throw UsageError("bench push: no provider token could be signed") }
+        let stream = try UnixSocket(connectingTo: control.socketPath)
+        try stream.send(#"{"command":"events","kinds":["bridge"]}"#)
+        _ = try stream.receiveLine(timeout: 10)
+        var latencies: [Double] = []
         for n in 0..<count {
             let body = #"{"aps":{"alert":{"title":"Bench","body":"push \#(n)"}},"route":"/events/\#(n)"}"#
             let request = "POST /3/device/\(token) HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: bearer \(provider)\r\napns-topic: \(appId)\r\n"
                 + "apns-push-type: alert\r\napns-priority: 10\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n\r\n" + body
-            starts.append(nowMs())
-            let status = try client.exchange(request)
+            let start = nowMs()
+            // A connection per push: the stand-in's HTTP/1.1 side closes each after its answer.
+            let status = try HTTPClient(port: port).exchange(request)
             guard status == 200 else { throw UsageError("bench push: the stand-in answered \(status) to push \(n)") }
-            guard control.evalUntil("referenceApp.state.pushes.length >= \(n + 1)", timeout: 10) else { throw UsageError("bench push: push \(n) did not reach the page") }
+            while !(try stream.receiveLine(timeout: 10)).contains("push received") {}
+            latencies.append(nowMs() - start)
         }
-        let ats = try must(control.eval("referenceApp.state.pushes.map((p) => p.at)"), "reading the arrivals").arrayValue?.compactMap(\.numberValue) ?? []
-        return zip(ats, starts).map { $0 - $1 }
+        return latencies
     }
 
-    /// The floor: one line per push to `bench/push_floor.c`'s socket, then its page's arrivals.
+    /// The floor: one connection per push to `bench/push_floor.c`'s socket, answered once its page got it.
     static func floor(_ socket: String, count: Int) throws(UsageError) -> [Double] {
-        var starts: [Double] = []
+        var latencies: [Double] = []
         for n in 0..<count {
             let start = nowMs()
-            starts.append(start)
             let connection = try UnixSocket(connectingTo: socket)
             try connection.send("\(n)")
-            _ = try connection.receiveLine(timeout: 10)
+            guard try connection.receiveLine(timeout: 10) == "got" else { throw UsageError("bench push: the floor did not say it got push \(n)") }
+            latencies.append(nowMs() - start)
         }
-        let connection = try UnixSocket(connectingTo: socket)
-        try connection.send("report")
-        let ats = (try? JSONParser.parse(try connection.receiveLine(timeout: 10)))?.arrayValue?.compactMap(\.numberValue) ?? []
-        return zip(ats, starts).map { $0 - $1 }
+        return latencies
     }
 }
 
-/// A blocking HTTP/1.1 client on one keep-alive connection to 127.0.0.1: a request out, the
-/// status back (the body read and dropped).
+/// A blocking HTTP/1.1 client on one connection to 127.0.0.1: a request out, the status back
+/// (the body read and dropped).
 private final class HTTPClient {
     private let fd: Int32
     private var pending: [UInt8] = []
