@@ -6,8 +6,14 @@ import CGtk
 /// signature turned into the DER `ECDSA-Sig-Value` libcrypto verifies.
 final class ES256Keys: SignatureCheck, @unchecked Sendable {
     private var keys: [String: OpaquePointer] = [:]  // EVP_PKEY*, owned
+    /// Per key, a verify context set up once (EVP_PKEY_verify_init): each check then only
+    /// hashes the input and verifies the digest.
+    private var contexts: [String: OpaquePointer] = [:]  // EVP_PKEY_CTX*, owned
 
-    deinit { for key in keys.values { EVP_PKEY_free(key) } }
+    deinit {
+        for context in contexts.values { EVP_PKEY_CTX_free(context) }
+        for key in keys.values { EVP_PKEY_free(key) }
+    }
 
     var keyIDs: Set<String> { Set(keys.keys) }
 
@@ -31,16 +37,23 @@ final class ES256Keys: SignatureCheck, @unchecked Sendable {
             EVP_PKEY_free(key)
             throw UsageError("--key \(keyID)=\(path): not a P-256 (prime256v1) EC key; APNs keys are ES256")
         }
+        guard let context = EVP_PKEY_CTX_new(key, nil), EVP_PKEY_verify_init(context) == 1 else {
+            EVP_PKEY_free(key)
+            ERR_clear_error()
+            throw UsageError("--key \(keyID)=\(path): libcrypto cannot verify with this key")
+        }
+        if let old = contexts[keyID] { EVP_PKEY_CTX_free(old) }
         if let old = keys[keyID] { EVP_PKEY_free(old) }
         keys[keyID] = key
+        contexts[keyID] = context
     }
 
     func verify(keyID: String, input: [UInt8], signature: [UInt8]) -> Bool {
-        guard let key = keys[keyID], signature.count == 64, let der = Self.der(signature) else { return false }
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context); ERR_clear_error() }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
-        return EVP_DigestVerify(context, der, der.count, input, input.count) == 1
+        guard let context = contexts[keyID], signature.count == 64, let der = Self.der(signature) else { return false }
+        defer { ERR_clear_error() }
+        var digest = [UInt8](repeating: 0, count: 32)
+        guard SHA256(input, input.count, &digest) != nil else { return false }
+        return EVP_PKEY_verify(context, der, der.count, digest, digest.count) == 1
     }
 
     /// r‖s (32 bytes each) as DER, through libcrypto's own encoder.
