@@ -31,9 +31,10 @@ final class APNsService {
         let now = wallClockSeconds()
         var generator = SystemRandomNumberGenerator()  // two draws for 16 bytes, not a getrandom per byte
         let entropy = withUnsafeBytes(of: (generator.next(), generator.next())) { Array($0) }
-        if let token = Self.token(of: request), let device = delivery.device(holding: token) {
-            standIn.learn(token: token, device: device)
-        }
+        // Who here holds the token, asked once: its app and environment are checked as Apple
+        // checks them, and a push for a token nobody here holds is not offered to the phones.
+        let holder = Self.token(of: request).flatMap { token in delivery.device(holding: token).map { (token, $0) } }
+        if let (token, device) = holder { standIn.learn(token: token, device: device) }
         let decision = standIn.decide(request, environment: environment, now: now, signatures: keys, entropy: entropy)
         if decision.delayMs > 0 {
             MainLoop.after(milliseconds: UInt32(decision.delayMs)) { reply(decision) }
@@ -41,6 +42,7 @@ final class APNsService {
             reply(decision)
         }
         guard let accepted = decision.accepted else { return record(request, decision, environment, transport, now, nil) }
+        guard holder != nil else { return record(request, decision, environment, transport, now, .bool(false)) }
         delivery.deliver(accepted) { [weak self] ack in
             self?.record(request, decision, environment, transport, now, ack?.recordValue ?? .bool(false))
         }

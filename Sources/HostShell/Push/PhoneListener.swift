@@ -27,7 +27,7 @@ final class PhoneListener {
     private(set) var received = 0
 
     /// The user's phone directory (`$XDG_RUNTIME_DIR/hostshell/phones`).
-    static var directory: String { PhoneDirectory.directory(runtimeDirectory: String(cString: g_get_user_runtime_dir())) }
+    static let directory = PhoneDirectory.directory(runtimeDirectory: String(cString: g_get_user_runtime_dir()))
 
     init(token: String, appId: String, topic: String, environment: APNsEnvironment,
          onPush: @escaping (PhonePush, @escaping @MainActor (PhoneAck) -> Void) -> Void) throws(UsageError) {

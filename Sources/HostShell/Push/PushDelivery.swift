@@ -47,8 +47,9 @@ final class PhoneDelivery: PushDelivery {
 
     func device(holding token: String) -> APNsDevice? {
         if let entry = Self.readEntry(token) { return APNsDevice(bundleID: entry.topic, environment: entry.environment) }
-        guard let record = AppProfiles.holding(token)?.record else { return nil }
-        return record.bundleId.map { APNsDevice(bundleID: $0, environment: record.environment) }
+        // A profile's app id is its bundle id where its record names none.
+        guard let profile = AppProfiles.holding(token) else { return nil }
+        return APNsDevice(bundleID: profile.record.bundleId ?? profile.appId, environment: profile.record.environment)
     }
 
     /// The device's entry for `token`, if its file is there and readable.
@@ -94,7 +95,7 @@ enum AppProfiles {
         let record: PushRecord
     }
 
-    static var root: String { String(cString: g_get_user_data_dir()) + "/hostshell/apps" }
+    static let root = String(cString: g_get_user_data_dir()) + "/hostshell/apps"
 
     static func profile(_ appId: String) -> Profile? {
         guard !appId.contains("/"), appId != ".", appId != ".." else { return nil }
