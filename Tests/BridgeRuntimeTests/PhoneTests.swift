@@ -1,4 +1,5 @@
 @testable import BridgeRuntime
+import Foundation
 import Testing
 
 @Suite("Phone: where a token's device listens, what crosses to it, the inbox of an app not running, simctl payload files")
@@ -101,6 +102,14 @@ struct PhoneTests {
         #expect(problem(#"{"aps":{},"Simulator Target Bundle":7}"#).contains("bundle id as a string"))
         let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
         #expect(problem(big).contains("at most 4096 bytes"))
+    }
+
+    @Test("the example file `hostshell push --help` names is one simctl takes, for the reference app")
+    func exampleFile() throws {
+        let bytes = try [UInt8](Data(contentsOf: Checkout.root.appendingPathComponent("fixtures/capacitor/push/motion.apns")))
+        let file = try SimulatorPushFile(bytes: bytes, name: "motion.apns")
+        #expect(file.targetBundle == "com.example.homesec")
+        #expect(file.payload["route"] == "/events/clip-42?from=notification" && file.payload["aps"]?.objectValue?["alert"] != nil)
     }
 }
 

@@ -56,22 +56,11 @@ extension CapacitorCommand {
             }
             var exitCode = ExitCode.success
             if options.check {
-                var done = false
-                @MainActor func report(_ ok: Bool) {
-                    guard !done else { return }
-                    done = true
-                    printJSON(JSONWriter.string(HostState.json(app)))
-                    exitCode = ok ? ExitCode.success : ExitCode.failure
+                let check = StartCheck(app, timeoutSeconds: options.timeout) { code in
+                    exitCode = code
                     g_main_loop_quit(loop)
                 }
-                app.onScreenChanged = {
-                    switch app.screen.name {
-                    case "page": report(true)
-                    case "error": report(false)
-                    default: break
-                    }
-                }
-                MainLoop.after(milliseconds: UInt32(options.timeout * 1000)) { report(false) }
+                app.onScreenChanged = { check.screenChanged() }
             } else {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }

@@ -141,22 +141,11 @@ enum OpenCommand {
                     g_main_loop_quit(loop)
                 }
             } else if check {
-                var done = false
-                @MainActor func report(_ ok: Bool) {
-                    guard !done else { return }
-                    done = true
-                    printJSON(JSONWriter.string(HostState.json(app)))
-                    exitCode = ok ? ExitCode.success : ExitCode.failure
+                let startCheck = StartCheck(app, timeoutSeconds: timeout) { code in
+                    exitCode = code
                     g_main_loop_quit(loop)
                 }
-                app.onScreenChanged = {
-                    switch app.session.screen.name {
-                    case "page": report(true)
-                    case "error": report(false)
-                    default: break
-                    }
-                }
-                MainLoop.after(milliseconds: UInt32(timeout * 1000)) { report(false) }
+                app.onScreenChanged = { startCheck.screenChanged() }
             } else {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }

@@ -42,14 +42,6 @@ enum CapacitorInstance {
     static func forward(_ url: String) throws(UsageError) -> Int32? {
         guard let scheme = CapacitorURL.scheme(of: url), scheme != "tilecast-ios",
               let socket = try? UnixSocket(connectingTo: path(forScheme: scheme)) else { return nil }
-        try socket.send(JSONWriter.string(["command": "open-url", "url": .string(url)]))
-        let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
-        let object = (try? JSONParser.parse(line))?.objectValue
-        if object?["ok"]?.boolValue == true {
-            printOut(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")
-            return ExitCode.success
-        }
-        printError("hostshell: \(object?["error"]?.stringValue ?? "the running app did not open the link")")
-        return ExitCode.failure
+        return try OpenURLCommand.hand(url, to: socket)
     }
 }

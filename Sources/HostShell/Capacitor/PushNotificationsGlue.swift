@@ -18,14 +18,20 @@ final class PushNotificationsGlue: CapacitorPluginGlue {
     private struct Weak { weak var glue: PushNotificationsGlue? }
     /// Where pushes for the app's token arrive while it runs (`PushNotificationsGlue+Phone`).
     var listener: PhoneListener?
-    /// The app's desktop notifications (or their record, with no notification server).
-    let notifications: DesktopNotifications
+    private var madeNotifications: DesktopNotifications?
+    /// The app's desktop notifications (or their record, with no notification server), made on
+    /// first use: their session-bus round trips stay out of the app's start.
+    var notifications: DesktopNotifications {
+        if let made = madeNotifications { return made }
+        let made = DesktopNotifications(appId: context.app.appId ?? "hostshell.app")
+        made.onActivate = { [weak self] item in self?.activateNotification(item.payload, id: item.id) }
+        madeNotifications = made
+        return made
+    }
 
     init(_ context: CapacitorGlueContext) {
         self.context = context
-        notifications = DesktopNotifications(appId: context.app.appId ?? "hostshell.app")
         Self.running[ObjectIdentifier(self)] = Weak(glue: self)
-        notifications.onActivate = { [weak self] item in self?.activateNotification(item.payload, id: item.id) }
         startPhone()
     }
 
@@ -103,7 +109,7 @@ final class PushNotificationsGlue: CapacitorPluginGlue {
         Self.running[ObjectIdentifier(self)] = nil
         listener?.stop()
         listener = nil
-        notifications.close()
+        madeNotifications?.close()
     }
 
     /// Asks a person when one can be asked (a dialog on the app's window); else the question

@@ -76,21 +76,24 @@ enum OpenURLCommand {
             printError("hostshell: no Capacitor app that handles \(TerminalText.escaped(scheme)): links is running; start it with hostshell capacitor PROJECT --open-url LINK")
             return ExitCode.failure
         }
-        if let socket = try? UnixSocket(connectingTo: InstanceSocket.path) {
-            try socket.send(JSONWriter.string(["command": "open-url", "url": .string(url)]))
-            let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
-            let object = (try? JSONParser.parse(line))?.objectValue
-            if object?["ok"]?.boolValue == true {
-                printOut(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")
-                return ExitCode.success
-            }
-            printError("hostshell: \(object?["error"]?.stringValue ?? "the running app did not open the link")")
-            return ExitCode.failure
-        }
+        if let socket = try? UnixSocket(connectingTo: InstanceSocket.path) { return try hand(url, to: socket) }
         if case .refused(let why) = DeepLinkRoute.decide(url, records: try ServerStoreFile.standard.load()) {
             printError("hostshell: \(why)")
             return ExitCode.failure
         }
         return try OpenCommand.run(["--open-url", url])
+    }
+
+    /// Hands `url` to the running app listening on `socket`; the exit status, its answer printed.
+    static func hand(_ url: String, to socket: UnixSocket) throws(UsageError) -> Int32 {
+        try socket.send(JSONWriter.string(["command": "open-url", "url": .string(url)]))
+        let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
+        let object = (try? JSONParser.parse(line))?.objectValue
+        if object?["ok"]?.boolValue == true {
+            printOut(object?["result"]?.objectValue?["message"]?.stringValue ?? "Opened.")
+            return ExitCode.success
+        }
+        printError("hostshell: \(object?["error"]?.stringValue ?? "the running app did not open the link")")
+        return ExitCode.failure
     }
 }

@@ -113,28 +113,11 @@ final class FixtureServer {
             reply(message, status: 404, type: "text/plain", body: Array("not found".utf8))
             return
         }
-        reply(message, status: 200, type: Self.contentType(file), body: bytes)
+        reply(message, status: 200, type: StaticFiles.contentType(file), body: bytes)
     }
 
-    /// The file for a request path: never outside `root`; extension-less paths are app routes.
-    private func staticFile(for path: String) -> String? {
-        // Segments on bytes, as the file system reads them: a mark after a / cannot hide a dot.
-        let segments = path.utf8.split(separator: UInt8(ascii: "/"))
-        guard !segments.contains(where: { $0.first == UInt8(ascii: ".") }) else { return nil }
-        return segments.last?.contains(UInt8(ascii: ".")) == true ? root + path : root + "/index.html"
-    }
-
-    private static func contentType(_ file: String) -> String {
-        switch file.split(separator: ".").last ?? "" {
-        case "html": return "text/html; charset=utf-8"
-        case "js", "mjs": return "text/javascript; charset=utf-8"
-        case "css": return "text/css; charset=utf-8"
-        case "json": return "application/json"
-        case "svg": return "image/svg+xml"
-        case "png": return "image/png"
-        default: return "application/octet-stream"
-        }
-    }
+    /// The file for a request path (`StaticFiles`): never outside `root`; extension-less paths are app routes.
+    private func staticFile(for path: String) -> String? { StaticFiles.file(root: root, requestPath: path) }
 
     func reply(_ message: OpaquePointer, status: UInt32, type: String, body: [UInt8]) {
         let msg = message

@@ -69,27 +69,12 @@ final class HomeSecFixtureServer {
             send(message, status: 404, type: "application/json", body: body, headers: response.headers)
             return
         }
-        send(message, status: 200, type: Self.contentType(file), body: bytes, headers: response.headers)
+        send(message, status: 200, type: StaticFiles.contentType(file), body: bytes, headers: response.headers)
     }
 
-    /// A file of the web app for a request path: never outside it; extension-less paths are routes.
+    /// A file of the web app for a request path (`StaticFiles`): never outside it; extension-less paths are routes.
     private func webFile(for path: String) -> String? {
-        guard let webDirectory else { return nil }
-        let segments = path.utf8.split(separator: UInt8(ascii: "/"))
-        guard !segments.contains(where: { $0.first == UInt8(ascii: ".") }) else { return nil }
-        return segments.last?.contains(UInt8(ascii: ".")) == true ? webDirectory + path : webDirectory + "/index.html"
-    }
-
-    private static func contentType(_ file: String) -> String {
-        switch file.split(separator: ".").last ?? "" {
-        case "html": return "text/html; charset=utf-8"
-        case "js", "mjs": return "text/javascript; charset=utf-8"
-        case "css": return "text/css; charset=utf-8"
-        case "json": return "application/json"
-        case "svg": return "image/svg+xml"
-        case "png": return "image/png"
-        default: return "application/octet-stream"
-        }
+        webDirectory.flatMap { StaticFiles.file(root: $0, requestPath: path) }
     }
 
     private func send(_ message: OpaquePointer, status: UInt32, type: String, body: [UInt8], headers: [(name: String, value: String)]) {
