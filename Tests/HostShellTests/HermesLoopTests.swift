@@ -1,34 +1,6 @@
 import Foundation
 import Testing
 
-/// A `hostshell … serve` process: the first line it prints (its address) and the process.
-final class ServingProcess {
-    let process = Process()
-    let url: String
-
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = HostShellBinary.url
-        process.arguments = arguments
-        process.environment = HostShellBinary.environment(environment)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-serve-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = ""
-        waitUntil(timeout: 15) { [process] in
-            line = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").first.map(String.init) ?? ""
-            return !line.isEmpty || !process.isRunning
-        }
-        url = line
-        #expect(!url.isEmpty, "\(arguments.prefix(2)) did not start")
-    }
-
-    func stop() { stopProcess(process) }
-    deinit { stop() }
-}
-
 /// The Hermes loop with real processes: the Hermes-like server's plugin → the Hermes gateway →
 /// the APNs stand-in, and the emulated phone driven through its control socket.
 @Suite("Hermes loop: hermes-server, hermes-gateway, apns serve and device hermes", .serialized)

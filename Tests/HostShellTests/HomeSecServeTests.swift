@@ -3,26 +3,13 @@ import Testing
 
 /// A HomeSec-like server in its own process (`hostshell serve --homesec …`).
 final class HomeSecProcess {
-    let process = Process()
-    let url: String
+    private let serving: ServingProcess
+    var process: Process { serving.process }
+    var url: String { serving.url }
 
     init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
-        process.executableURL = HostShellBinary.url
-        process.arguments = ["serve", "--homesec"] + arguments
-        process.environment = HostShellBinary.environment(environment)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-homesec-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        waitUntil(timeout: 10) { [process] in
-            text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            return text.contains("\n") || !process.isRunning
-        }
-        url = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(url.hasPrefix("http://127.0.0.1:"), "the HomeSec server did not start")
+        serving = try ServingProcess(["serve", "--homesec"] + arguments, environment: environment, what: "the HomeSec server")
+        #expect(url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:"), "the HomeSec server did not give a loopback address: \(url)")
     }
 
     /// What the server received (`/__test/log`): requests, registration bodies, devices.
@@ -30,8 +17,7 @@ final class HomeSecProcess {
         try #require(try JSONSerialization.jsonObject(with: RawHTTP.send("GET", url + "/__test/log").body) as? [String: Any])
     }
 
-    func stop() { stopProcess(process) }
-    deinit { stopProcess(process) }
+    func stop() { serving.stop() }
 }
 
 /// One HTTP/1.1 exchange over a loopback socket, with any headers, keeping the answer's headers.

@@ -3,38 +3,19 @@ import Testing
 
 /// A real reference Studio server in its own process (`hostshell serve --reference`).
 final class ReferenceServer {
-    let process = Process()
-    let url: String
+    private let serving: ServingProcess
+    var process: Process { serving.process }
+    var url: String { serving.url }
 
     init(installation: String? = nil, port: Int? = nil, extra: [String] = []) throws {
-        process.executableURL = HostShellBinary.url
-        process.arguments = ["serve", "--reference"] + (installation.map { ["--installation", $0] } ?? [])
-            + (port.map { ["--port", String($0)] } ?? []) + extra
-        process.environment = HostShellBinary.environment()
-        // The first line of its output is the address; read it from a file, with a deadline.
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-serve-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        waitUntil(timeout: 10) { [process] in
-            text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            return text.contains("\n") || !process.isRunning
-        }
-        url = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:"), "the reference server did not start")
+        serving = try ServingProcess(["serve", "--reference"] + (installation.map { ["--installation", $0] } ?? [])
+                                     + (port.map { ["--port", String($0)] } ?? []) + extra, what: "the reference server")
+        #expect(url.hasPrefix("http://127.0.0.1:") || url.hasPrefix("https://127.0.0.1:"), "the reference server did not give a loopback address: \(url)")
     }
 
     var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
-    func stop() { stopProcess(process) }
-
-    deinit {
-        guard process.isRunning else { return }
-        stopProcess(process)
-    }
+    func stop() { serving.stop() }
 }
 
 /// A private configuration, data and cache home for one test.
