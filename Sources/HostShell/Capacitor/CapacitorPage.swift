@@ -127,7 +127,7 @@ final class CapacitorPage {
         messagesReceived += 1
         onMessageArrived?()
         let started = monotonicSeconds()
-        let text = jsc_value_is_string(value) != 0 ? takeGString(jsc_value_to_string(value)) ?? "null" : "null"
+        let text = javaScriptText(value) ?? "null"  // with its length: a NUL does not end it
         var results: [CapacitorResult] = []
         if !closed { for effect in bridge.reduce(.received(text)) { if let result = perform(effect) { results.append(result) } } }
         let answer = "[" + results.map(\.text).joined(separator: ",") + "]"

@@ -47,15 +47,7 @@ final class ScriptMessageChannel {
 
     private func receive(_ value: JSValuePointer, _ reply: OpaquePointer) {
         // The relay forwards the page's JSON text as a string; anything else is not JSON text.
-        // Read with its length: a NUL in it must not cut it short (a C string would end there).
-        var text = "null"
-        if jsc_value_is_string(value) != 0, let bytes = jsc_value_to_string_as_bytes(value) {
-            var size: gsize = 0
-            let data = g_bytes_get_data(bytes, &size)
-            text = String(decoding: UnsafeRawBufferPointer(start: data, count: Int(size)), as: UTF8.self)
-            g_bytes_unref(bytes)
-        }
-        let answer = handler(text)
+        let answer = handler(javaScriptText(value) ?? "null")
         let result = jsc_value_new_string(jsc_value_get_context(value), answer)
         webkit_script_message_reply_return_value(reply, result)
         unref(result)
