@@ -50,4 +50,28 @@ struct DownloadNotificationLiveTests {
         let opened = ((external["external"] as? [String: Any])?["opened"] as? [[String: Any]])?.compactMap { $0["url"] as? String } ?? []
         #expect(opened == ["file://" + folder.path, "file://" + folder.path + "/report.txt"], "\(opened)")
     }
+
+    @Test("Download failed reaches the server with the reason and no actions (a download folder that cannot be made)")
+    func failedNotification() throws {
+        let notifications = try NotificationServerStandIn()
+        let home = TemporaryHome()
+        let server = try ReferenceServer()
+        defer { server.stop(); home.remove(); notifications.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"],
+                                 environment: ["XDG_DOWNLOAD_DIR": "/dev/null/Downloads", "DBUS_SESSION_BUS_ADDRESS": notifications.address])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true")
+        #expect(try app.ctl("eval", "location.href = '/__test/windows.html'; true").status == 0)
+        _ = try app.evalWhen("document.getElementById('blob')?.href.startsWith('blob:')")
+        #expect(try app.ctl("lifecycle", "blur").status == 0)
+        #expect(try app.ctl("eval", "document.getElementById('download').click(); true").status == 0)
+        let state = try app.state("downloads.items.0.state=\"failed\"", "downloads.notifications.0.title=\"Download failed\"", timeout: 60)
+        let recorded = try #require(((state["downloads"] as? [String: Any])?["notifications"] as? [[String: Any]])?.first)
+        #expect(recorded["desktop"] as? Bool == true && recorded["actions"] as? [String] == [])
+        let shown = try #require(notifications.shown.first)
+        #expect(notifications.shown.count == 1)
+        #expect(shown.summary == "Download failed" && shown.body.hasPrefix("download 1: cannot create /dev/null/Downloads"), "\(shown.body)")
+        #expect(shown.actions.isEmpty, "\(shown.actions)")
+    }
 }
