@@ -17,7 +17,8 @@ struct DownloadNotificationLiveTests {
         defer { server.stop(); home.remove(); notifications.stop() }
         let folder = home.root.appendingPathComponent("Downloads")
         #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"],
+        // The file store: scripts/test's keyring lives on the other bus, and the app would wait for it.
+        let app = try RunningApp(home: home, arguments: ["--allow-eval", "--credential-store", "file"],
                                  environment: ["XDG_DOWNLOAD_DIR": folder.path, "DBUS_SESSION_BUS_ADDRESS": notifications.address])
         defer { app.stop() }
         _ = try app.state("screen=page", "negotiated=true")
@@ -58,7 +59,7 @@ struct DownloadNotificationLiveTests {
         let server = try ReferenceServer()
         defer { server.stop(); home.remove(); notifications.stop() }
         #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval"],
+        let app = try RunningApp(home: home, arguments: ["--allow-eval", "--credential-store", "file"],
                                  environment: ["XDG_DOWNLOAD_DIR": "/dev/null/Downloads", "DBUS_SESSION_BUS_ADDRESS": notifications.address])
         defer { app.stop() }
         _ = try app.state("screen=page", "negotiated=true")
