@@ -69,4 +69,50 @@ struct WindowsAndDownloadsTests {
         let unknown = try app.ctl("download", "99", "open")
         #expect(unknown.status == 1 && unknown.error.contains("no download 99"))
     }
+
+    @Test("a download that ends while no window of the app is active gets the desktop's notification (recorded when there is no server); while one is, the toast alone")
+    func downloadNotifications() throws {
+        let home = TemporaryHome()
+        let server = try ReferenceServer()
+        defer { server.stop(); home.remove() }
+        let folder = home.root.appendingPathComponent("Downloads here")
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"], environment: ["XDG_DOWNLOAD_DIR": folder.path])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true", "downloads.notifications=[]")
+        #expect(try app.ctl("eval", "location.href = '/__test/windows.html'; true").status == 0)
+        _ = try app.evalWhen("document.getElementById('blob')?.href.startsWith('blob:')")
+
+        // The window active (as `ctl lifecycle focus` says): the toast and the notice, no notification.
+        let focus = try app.ctl("lifecycle", "focus")
+        #expect(focus.status == 0, "\(focus.error)")
+        #expect(try app.ctl("eval", "document.getElementById('download').click(); true").status == 0)
+        var state = try app.state("downloads.items.0.state=\"finished\"", timeout: 60)
+        var downloads = try #require(state["downloads"] as? [String: Any])
+        #expect((downloads["notifications"] as? [Any])?.isEmpty == true, "\(downloads["notifications"] ?? "none")")
+        #expect((downloads["notices"] as? [String])?.contains("payload.bin downloaded") == true)
+
+        // No window active: Download finished, the file's name, Open and Show in Folder; recorded,
+        // as this test's private session bus has no notification server.
+        #expect(try app.ctl("lifecycle", "blur").status == 0)
+        #expect(try app.ctl("eval", "document.getElementById('attachment').click(); true").status == 0)
+        state = try app.state("downloads.items.1.state=\"finished\"", "downloads.notifications.0.title=\"Download finished\"", timeout: 60)
+        downloads = try #require(state["downloads"] as? [String: Any])
+        let notifications = try #require(downloads["notifications"] as? [[String: Any]])
+        let items = try #require(downloads["items"] as? [[String: Any]])
+        let id = try #require(items[1]["id"] as? Int)
+        #expect(notifications.count == 1)
+        #expect(notifications.first?["id"] as? String == "download-\(id)" && notifications.first?["body"] as? String == "report.txt")
+        #expect(notifications.first?["desktop"] as? Bool == false)
+        #expect(notifications.first?["actions"] as? [String] == ["app.download-open", "app.download-show"])
+        #expect((downloads["notices"] as? [String])?.contains("report.txt downloaded") == true, "the toast is shown as well")
+
+        // Focus again: the next one is the toast's alone. A Capacitor app's lifecycle words are refused, named.
+        #expect(try app.ctl("lifecycle", "focus").status == 0)
+        #expect(try app.ctl("eval", "document.getElementById('blob').click(); true").status == 0)
+        state = try app.state("downloads.items.2.state=\"finished\"", timeout: 60)
+        #expect(((state["downloads"] as? [String: Any])?["notifications"] as? [Any])?.count == 1)
+        let background = try app.ctl("lifecycle", "background")
+        #expect(background.status == 1 && background.error.contains("blur or focus"), "\(background.error)")
+    }
 }

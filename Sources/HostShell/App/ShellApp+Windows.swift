@@ -98,6 +98,8 @@ extension ShellApp {
             guard let self else { return }
             let text = TerminalText.escaped(DownloadList.notice(item))
             self.downloadNotices = StateReport.appending(text, to: self.downloadNotices, keeping: StateReport.keptNotices)
+            // The desktop's notification too when no window of the app is the active one.
+            DownloadNotifier.shared.ended(item, windowActive: self.anyWindowActive)
             if item.state == .finished {
                 let id = item.id
                 self.window.host.toast(text, button: "_Open") { _ = DownloadCenter.shared.open(id, choice: "open") }
@@ -105,6 +107,11 @@ extension ShellApp {
                 self.window.toast(text)
             }
         }
+    }
+
+    /// Whether one of the app's windows is the active one (has the keyboard focus).
+    var anyWindowActive: Bool {
+        ([window] + secondWindows.map(\.window)).contains { gtk_window_is_active(cgtk_window(raw($0.window))) != 0 }
     }
 
     /// `ctl state`'s windows: the first (the app's own) and the others, with what each shows.
@@ -120,6 +127,6 @@ extension ShellApp {
     /// `ctl state`'s downloads: the folder, each download, and the notices of the ended ones.
     var downloadsJSON: JSONValue {
         ["folder": .string(DownloadCenter.shared.folder), "items": DownloadCenter.shared.list.json,
-         "notices": .array(downloadNotices.map(JSONValue.string))]
+         "notices": .array(downloadNotices.map(JSONValue.string)), "notifications": DownloadNotifier.shared.json]
     }
 }

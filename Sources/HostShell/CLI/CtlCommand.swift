@@ -10,6 +10,7 @@ enum CtlCommand {
           state | tap DESTINATION | back | switch-server SERVER-ID | servers-changed | reload
           wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval [--sheet] SCRIPT
           events [--kind bridge|state]… [--count N] [--timeout S] | '{"command": …}'
+          download ID open|show | lifecycle blur|focus (Studio: its windows count as inactive|active)
           (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, resize, …)
         """
 

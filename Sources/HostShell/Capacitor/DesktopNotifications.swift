@@ -48,8 +48,9 @@ final class DesktopNotifications {
         self.application = application
     }
 
-    /// Nil when a notification server answers on the session bus; otherwise why not.
-    private static func serverProblem() -> String? {
+    /// Nil when a notification server answers on the session bus; otherwise why not (also
+    /// asked by `DownloadNotifier`).
+    static func serverProblem() -> String? {
         // No address and no bus at the usual place: say so rather than let GLib launch one.
         let runtimeBus = String(cString: g_get_user_runtime_dir()) + "/bus"
         guard g_getenv("DBUS_SESSION_BUS_ADDRESS") != nil || access(runtimeBus, F_OK) == 0 else { return "no session bus" }
