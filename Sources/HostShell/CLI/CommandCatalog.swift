@@ -26,6 +26,16 @@ enum CommandCatalog {
     /// What `kiosk` refuses of `open`'s options: it runs unattended and opens nothing else.
     static let kioskRefuses: Set<String> = ["--inspector", "--check", "--automation", "--open-url", "--timeout", "--no-prewarm"]
 
+    /// Words in lines of at most 96 columns, indented two spaces.
+    static func listed(_ words: [String]) -> String {
+        var lines = [""]
+        for word in words {
+            if !lines[lines.count - 1].isEmpty && lines[lines.count - 1].count + word.count + 2 > 94 { lines.append("") }
+            lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : ", ") + word
+        }
+        return lines.map { "  " + $0 }.joined(separator: ",\n")
+    }
+
     static let all: [CommandSpec] = [
         CommandSpec("contract", usage: ["contract check FILE…"],
                     summary: "Run conformance corpora (the format of messages-v1.json) against this host's bridge codec;\nprints failures and \"N passed, N failed\".",
@@ -64,7 +74,7 @@ enum CommandCatalog {
         CommandSpec("open-url", usage: ["open-url 'tilecast-ios://open?installation=…&path=…'"],
                     summary: "Open a deep link in the running app (or start it with the link).", options: []),
         CommandSpec("ctl", usage: ["ctl SOCKET COMMAND [ARGS…]"],
-                    summary: "Read or drive a running app (open --control SOCKET): state, tap, back, switch-server, reload,\nwait, snapshot, eval, events, action, … (the README lists them).",
+                    summary: "Read or drive a running app (open, capacitor or device hermes with --control SOCKET). Its commands\n(each app says which it has no use for; the README tells what each does):\n" + listed(ControlCommand.names),
                     options: [OptionSpec("--timeout", value: "SECONDS", "wait, events: how long to wait"),
                               OptionSpec("--page", "snapshot: the page only, without the native chrome"),
                               OptionSpec("--sheet", "eval: in the shown sheet's page"),
