@@ -12,6 +12,9 @@ final class APNsService {
     let keys: ES256Keys
     let delivery: PushDelivery
     private let recordFile: Int32?
+    /// The bits of the `apns-id`s the stand-in makes: unique, not secret — seeded once from the
+    /// system's random source, then drawn without a system call per request.
+    private var ids = SeededGenerator(seed: UInt64.random(in: .min ... .max))
 
     init(options: APNsStandIn.Options, keys: ES256Keys, delivery: PushDelivery, recordPath: String?) throws(UsageError) {
         standIn = APNsStandIn(options: options, now: wallClockSeconds())
@@ -29,8 +32,7 @@ final class APNsService {
     /// Decides `request` and calls `reply` with the decision, now or after its delay.
     func handle(_ request: APNsRequest, environment: APNsEnvironment, transport: String, reply: @escaping @MainActor (APNsDecision) -> Void) {
         let now = wallClockSeconds()
-        var generator = SystemRandomNumberGenerator()  // two draws for 16 bytes, not a getrandom per byte
-        let entropy = withUnsafeBytes(of: (generator.next(), generator.next())) { Array($0) }
+        let entropy = withUnsafeBytes(of: (ids.next(), ids.next())) { Array($0) }
         // Who here holds the token, asked once: its app and environment are checked as Apple
         // checks them, and a push for a token nobody here holds is not offered to the phones.
         let holder = Self.token(of: request).flatMap { token in delivery.device(holding: token).map { (token, $0) } }

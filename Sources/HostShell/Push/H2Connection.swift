@@ -50,6 +50,9 @@ final class H2Connection {
             let connection = Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated { connection.readable() ? 1 : 0 }
         }, Unmanaged.passUnretained(self).toOpaque())
+        // Dispatched without GLib taking its descriptor out of the poll set and back each time
+        // (which wakes the loop with an eventfd write per request); nothing here runs a nested loop.
+        if let source = g_main_context_find_source_by_id(nil, inWatch) { g_source_set_can_recurse(source, 1) }
         _ = readable()
     }
 
