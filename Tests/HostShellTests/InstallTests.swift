@@ -33,7 +33,7 @@ struct InstallTests {
         let prefix = home.root.appendingPathComponent(".local").path
         let binary = prefix + "/bin/hostshell"
         let data = home.root.appendingPathComponent("data").path, config = home.root.appendingPathComponent("config").path
-        let files = [binary, data + "/applications/hostshell.desktop", data + "/applications/hostshell-links.desktop",
+        let files = [binary, data + "/applications/org.hostshell.HostShell.desktop", data + "/applications/hostshell-links.desktop",
                      data + "/icons/hicolor/scalable/apps/hostshell.svg", config + "/systemd/user/hostshell-kiosk.service",
                      prefix + "/share/hostshell/fixtures/studio/index.html"]
         for file in files { #expect(FileManager.default.fileExists(atPath: file), "\(file) is installed") }

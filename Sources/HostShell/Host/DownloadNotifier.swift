@@ -11,6 +11,7 @@ import CGtk
 @MainActor
 final class DownloadNotifier {
     static let shared = DownloadNotifier()
+    /// The desktop entry is installed under this name (scripts/install), so the desktop can name the app.
     static let appId = "org.hostshell.HostShell"
     private var application: UnsafeMutablePointer<GApplication>?
     /// Why nothing reaches the desktop (nil: it does, or not asked yet).
