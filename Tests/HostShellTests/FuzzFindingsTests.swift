@@ -105,17 +105,19 @@ struct FuzzFindingsTests {
                 }
             #expect(answers.first == "presentation/close ok", "the host's answers to sheet pages: \(answers)")
             #expect(!answers.contains { $0.hasPrefix("system/haptic") }, "a message from the page let go of reached the host: \(answers)")
-            // The page hears its answers unless its document went first (seen only with many
-            // suites at once on a loaded machine): then nothing is left waiting on the page
-            // either. That case is a known, intermittent limit of this part, not a pass.
+            // The page hears its answers unless its document goes first — before any callback
+            // ran, or after the close's but before the others' (both seen, more often on a loaded
+            // machine): then nothing is left waiting on the page either. That case is a known,
+            // intermittent limit of this part, not a pass; whatever was heard must still hold.
             var heard: [String] = []
             let arrived = try waitUntil(timeout: 30) {
                 heard = try app.ctl("eval", "window.__heard").result as? [String] ?? []
                 return heard.contains { $0.hasPrefix("after") }
             }
-            if !arrived && heard.isEmpty {
+            if !arrived {
+                #expect(heard.allSatisfy { $0 == "close ok" }, "\(heard)")
                 withKnownIssue("the sheet's document went before its replies' callbacks ran", isIntermittent: true) {
-                    Issue.record("nothing heard from the discarded sheet page")
+                    Issue.record("the discarded sheet page heard only \(heard)")
                 }
                 return
             }
