@@ -16,16 +16,8 @@ struct DownloadNotificationLiveTests {
         let server = try ReferenceServer()
         defer { server.stop(); home.remove(); notifications.stop() }
         let folder = home.root.appendingPathComponent("Downloads")
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        // The file store: scripts/test's keyring lives on the other bus, and the app would wait for it.
-        let app = try RunningApp(home: home, arguments: ["--allow-eval", "--credential-store", "file"],
-                                 environment: ["XDG_DOWNLOAD_DIR": folder.path, "DBUS_SESSION_BUS_ADDRESS": notifications.address])
+        let app = try Self.downloadWhileInactive(home: home, server: server, notifications: notifications, folder: folder.path)
         defer { app.stop() }
-        _ = try app.state("screen=page", "negotiated=true")
-        #expect(try app.ctl("eval", "location.href = '/__test/windows.html'; true").status == 0)
-        _ = try app.evalWhen("document.getElementById('blob')?.href.startsWith('blob:')")
-        #expect(try app.ctl("lifecycle", "blur").status == 0)
-        #expect(try app.ctl("eval", "document.getElementById('download').click(); true").status == 0)
         var state = try app.state("downloads.items.0.state=\"finished\"", "downloads.notifications.0.desktop=true", timeout: 60)
         let id = try #require(((state["downloads"] as? [String: Any])?["items"] as? [[String: Any]])?.first?["id"] as? Int)
 
@@ -58,15 +50,8 @@ struct DownloadNotificationLiveTests {
         let home = TemporaryHome()
         let server = try ReferenceServer()
         defer { server.stop(); home.remove(); notifications.stop() }
-        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        let app = try RunningApp(home: home, arguments: ["--allow-eval", "--credential-store", "file"],
-                                 environment: ["XDG_DOWNLOAD_DIR": "/dev/null/Downloads", "DBUS_SESSION_BUS_ADDRESS": notifications.address])
+        let app = try Self.downloadWhileInactive(home: home, server: server, notifications: notifications, folder: "/dev/null/Downloads")
         defer { app.stop() }
-        _ = try app.state("screen=page", "negotiated=true")
-        #expect(try app.ctl("eval", "location.href = '/__test/windows.html'; true").status == 0)
-        _ = try app.evalWhen("document.getElementById('blob')?.href.startsWith('blob:')")
-        #expect(try app.ctl("lifecycle", "blur").status == 0)
-        #expect(try app.ctl("eval", "document.getElementById('download').click(); true").status == 0)
         let state = try app.state("downloads.items.0.state=\"failed\"", "downloads.notifications.0.title=\"Download failed\"", timeout: 60)
         let recorded = try #require(((state["downloads"] as? [String: Any])?["notifications"] as? [[String: Any]])?.first)
         #expect(recorded["desktop"] as? Bool == true && recorded["actions"] as? [String] == [])
@@ -74,5 +59,21 @@ struct DownloadNotificationLiveTests {
         #expect(notifications.shown.count == 1)
         #expect(shown.summary == "Download failed" && shown.body.hasPrefix("download 1: cannot create /dev/null/Downloads"), "\(shown.body)")
         #expect(shown.actions.isEmpty, "\(shown.actions)")
+    }
+
+    /// The app on the test's bus (the stand-in notification server), on the downloads test page,
+    /// its windows counted inactive, after a person clicked the download link.
+    static func downloadWhileInactive(home: TemporaryHome, server: ReferenceServer, notifications: NotificationServerStandIn,
+                                      folder: String) throws -> RunningApp {
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        // The file store: scripts/test's keyring lives on the other bus, and the app would wait for it.
+        let app = try RunningApp(home: home, arguments: ["--allow-eval", "--credential-store", "file"],
+                                 environment: ["XDG_DOWNLOAD_DIR": folder, "DBUS_SESSION_BUS_ADDRESS": notifications.address])
+        _ = try app.state("screen=page", "negotiated=true")
+        #expect(try app.ctl("eval", "location.href = '/__test/windows.html'; true").status == 0)
+        _ = try app.evalWhen("document.getElementById('blob')?.href.startsWith('blob:')")
+        #expect(try app.ctl("lifecycle", "blur").status == 0)
+        #expect(try app.ctl("eval", "document.getElementById('download').click(); true").status == 0)
+        return app
     }
 }
