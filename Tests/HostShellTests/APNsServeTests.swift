@@ -241,6 +241,25 @@ struct APNsServeTests {
         #expect(objects.contains { ($0["answer"] as? [String: Any])?["reason"] as? String == "Unregistered" })
     }
 
+    @Test("HTTP/1.1: a client keeps its connection from one push to the next, as httpx does")
+    func http1KeepAlive() throws {
+        let keys = try APNsKeys()
+        let publicKey = try keys.make("KEY1")
+        let server = try APNsProcess(["--team", Self.team, "--key", "KEY1=" + publicKey])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(try #require(server.ports["sandbox"]))/3/device/\(Self.tokenA)"
+        let good = try keys.token(kid: "KEY1", team: Self.team, iat: Int(Date().timeIntervalSince1970) - 30, signer: "KEY1")
+        // Three pushes in one curl run: each transfer's status and how many connections it opened.
+        var arguments: [String] = []
+        for index in 0..<3 {
+            if index > 0 { arguments.append("--next") }
+            arguments += ["--http1.1", "-s", "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\\n", "-H", "authorization: " + good,
+                          "-H", "apns-topic: com.example.app", "--data", Self.payload, url]
+        }
+        let lines = try Shell.run("/usr/bin/curl", arguments).split(separator: "\n").map(String.init)
+        #expect(lines == ["200 1", "200 0", "200 0"], "one connection for all three: \(lines)")
+    }
+
     @Test("random faults with a seed, given devices, allowed topics")
     func devicesAndRandomFaults() throws {
         let keys = try APNsKeys()

@@ -18,6 +18,17 @@ final class HTTP1Front {
             let front = Unmanaged<HTTP1Front>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { front.handle(message!, path: String(cString: path!)) }
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // libsoup keeps a connection handed to it (accept_iostream) alive between requests only
+        // while the server has a listener of its own: give it one nobody is told of — an
+        // abstract Unix socket under a random name — so HTTP/1.1 clients reuse their connection.
+        var error: UnsafeMutablePointer<GError>?
+        let name = "hostshell-apns-http1-\(UInt64.random(in: .min ... .max))"
+        let address = g_unix_socket_address_new_with_type(name, -1, G_UNIX_SOCKET_ADDRESS_ABSTRACT)
+        if soup_server_listen(server, address, SoupServerListenOptions(rawValue: 0), &error) == 0 {
+            printError("hostshell: warning: HTTP/1.1 connections will be closed after each answer (\(error.map { String(cString: $0.pointee.message) } ?? "no listener"))")
+            g_clear_error(&error)
+        }
+        g_object_unref(UnsafeMutableRawPointer(address))
     }
 
     /// Takes over a connected socket (and its descriptor).
