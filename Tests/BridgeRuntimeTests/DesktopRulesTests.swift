@@ -78,10 +78,10 @@ struct DownloadRulesTests {
 
     @Test("the folder: $XDG_DOWNLOAD_DIR, else the desktop's, else ~/Downloads")
     func folder() {
-        #expect(DownloadRules.folder(environment: "/tmp/d/", desktop: "/home/a/Téléchargements", home: "/home/a") == "/tmp/d")
-        #expect(DownloadRules.folder(environment: "relative", desktop: "/home/a/Téléchargements", home: "/home/a") == "/home/a/Téléchargements")
-        #expect(DownloadRules.folder(environment: nil, desktop: "/home/a", home: "/home/a/") == "/home/a/Downloads", "GLib's fallback is home itself")
-        #expect(DownloadRules.folder(environment: nil, desktop: nil, home: "/home/a") == "/home/a/Downloads")
+        #expect(DownloadRules.folder(environment: "/dl/d/", desktop: "/u/a/Téléchargements", home: "/u/a") == "/dl/d")
+        #expect(DownloadRules.folder(environment: "relative", desktop: "/u/a/Téléchargements", home: "/u/a") == "/u/a/Téléchargements")
+        #expect(DownloadRules.folder(environment: nil, desktop: "/u/a", home: "/u/a/") == "/u/a/Downloads", "GLib's fallback is home itself")
+        #expect(DownloadRules.folder(environment: nil, desktop: nil, home: "/u/a") == "/u/a/Downloads")
     }
 
     @Test("file names: the last component, nothing hidden or hostile, short, and new in the folder")

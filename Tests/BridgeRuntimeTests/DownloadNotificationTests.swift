@@ -4,7 +4,7 @@ import Testing
 @Suite("Download notifications: the desktop's only when no window of the app is active")
 struct DownloadNotificationTests {
     /// A list with one download that ended as `state`, saved as `file`.
-    private func ended(_ state: DownloadList.State, file: String = "/home/a/Downloads/report.pdf") -> DownloadList.Item {
+    private func ended(_ state: DownloadList.State, file: String = "/u/a/Downloads/report.pdf") -> DownloadList.Item {
         var list = DownloadList()
         _ = list.started(url: "http://127.0.0.1:8080/a", file: "")
         let id = list.started(url: "http://127.0.0.1:8080/report", file: "")

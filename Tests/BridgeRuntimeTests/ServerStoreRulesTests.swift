@@ -11,7 +11,7 @@ struct ServerStoreRulesTests {
 
     @Test("only a regular file of a sane size is read; anything else is refused with what it is")
     func entries() {
-        let path = "/home/a/.config/hostshell/servers.json"
+        let path = "/u/a/.config/hostshell/servers.json"
         #expect(ServerStoreRules.refusal(.missing, path: path) == nil)
         #expect(ServerStoreRules.refusal(.regular(size: 0), path: path) == nil)
         #expect(ServerStoreRules.refusal(.regular(size: ServerStoreFormat.maxFileBytes), path: path) == nil)

@@ -77,7 +77,7 @@ struct CommandLineConventionsTests {
             (["demo", "--headles"], "did you mean --headless?"),
             (["serve", "--referense"], "did you mean --reference?"),
             (["doctor", "--jsn"], "--jsn"),
-            (["ctl", "/tmp/none.sock", "wait", "screen=page", "--timout", "5"], "did you mean --timeout?"),
+            (["ctl", "none.sock", "wait", "screen=page", "--timout", "5"], "did you mean --timeout?"),
             (["opne"], "did you mean open?"),
         ]
         for (arguments, words) in cases {

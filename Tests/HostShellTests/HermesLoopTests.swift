@@ -212,8 +212,8 @@ struct HermesLoopTests {
         ["hermes-server", "serve"], ["hermes-server", "serve", "--session-token", "T"], ["hermes-server", "serve", "--gateway", "ftp://x"],
         ["hermes-server", "serve", "--session-token", "T", "--gateway", "http://127.0.0.1:9", "--hub", "maybe"], ["hermes-server", "run"],
         ["device"], ["device", "homesec"], ["device", "hermes", "--server", "http://127.0.0.1:9"],
-        ["device", "hermes", "--server", "x", "--session-token", "T", "--control", "/tmp/x.sock"],
-        ["device", "hermes", "--server", "http://127.0.0.1:9", "--session-token", "T", "--control", "/tmp/x.sock", "--name", "../up"],
+        ["device", "hermes", "--server", "x", "--session-token", "T", "--control", "x.sock"],
+        ["device", "hermes", "--server", "http://127.0.0.1:9", "--session-token", "T", "--control", "x.sock", "--name", "../up"],
         ["device", "hermes", "--frobnicate"],
     ])
     func badArguments(_ arguments: [String]) throws {
