@@ -60,9 +60,9 @@ enum DoctorCommand {
             return facts
         }
         facts.sessionBus = true
-        facts.notificationServer = nameHasOwner(bus, "org.freedesktop.Notifications")
-        facts.screenSaver = nameHasOwner(bus, "org.freedesktop.ScreenSaver")
-        facts.secretServiceProblem = nameHasOwner(bus, "org.freedesktop.secrets") || activatable(bus, "org.freedesktop.secrets")
+        facts.notificationServer = SessionBus.nameHasOwner(bus, "org.freedesktop.Notifications")
+        facts.screenSaver = SessionBus.nameHasOwner(bus, "org.freedesktop.ScreenSaver")
+        facts.secretServiceProblem = SessionBus.nameHasOwner(bus, "org.freedesktop.secrets") || SessionBus.activatable(bus, "org.freedesktop.secrets")
             ? CredentialStore.secretServiceProblem() : "nothing provides org.freedesktop.secrets on the session bus"
         g_object_unref(UnsafeMutableRawPointer(bus))
         return facts
@@ -95,40 +95,6 @@ enum DoctorCommand {
             if line == refused { return false }
         }
         return true
-    }
-
-    private static func nameHasOwner(_ bus: OpaquePointer, _ name: String) -> Bool {
-        busCall(bus, "NameHasOwner", name) { reply in
-            let value = g_variant_get_child_value(reply, 0)
-            defer { g_variant_unref(value) }
-            return g_variant_get_boolean(value) != 0
-        } ?? false
-    }
-
-    /// Whether the bus would start a service for `name` on first use (gnome-keyring is).
-    private static func activatable(_ bus: OpaquePointer, _ name: String) -> Bool {
-        busCall(bus, "ListActivatableNames", nil) { reply in
-            let list = g_variant_get_child_value(reply, 0)
-            defer { g_variant_unref(list) }
-            var length = 0
-            guard let names = g_variant_get_strv(list, &length) else { return false }
-            defer { g_free(UnsafeMutableRawPointer(mutating: names)) }
-            return (0..<length).contains { names[$0].map { String(cString: $0) == name } ?? false }
-        } ?? false
-    }
-
-    /// Calls a method of the bus itself; the reply (to unref after the body) or nil.
-    private static func busCall<T>(_ bus: OpaquePointer, _ method: String, _ argument: String?, _ body: (OpaquePointer) -> T) -> T? {
-        var error: UnsafeMutablePointer<GError>?
-        var arguments: [OpaquePointer?] = argument.map { [g_variant_new_string($0)] } ?? []
-        let parameters = arguments.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-        guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                      method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error) else {
-            g_clear_error(&error)
-            return nil
-        }
-        defer { g_variant_unref(reply) }
-        return body(reply)
     }
 }
 

@@ -20,57 +20,21 @@ final class DesktopNotifications {
 
     init(appId: String) {
         self.appId = appId
-        unavailable = Self.serverProblem()
-        guard unavailable == nil else { return }
-        guard g_application_id_is_valid(appId) != 0 else {
-            unavailable = "\(appId) is not a valid application id for the desktop"
-            return
+        let made = SessionBus.notifyingApplication(appId) { application in
+            let open = g_simple_action_new("push-open", g_variant_type_new("s"))!
+            cgtk_connect_activate(open, { _, parameter, data in
+                guard let parameter else { return }
+                let id = String(cString: g_variant_get_string(parameter, nil))
+                let box = Unmanaged<IdBox>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated { box.body(id) }
+            }, Unmanaged.passRetained(IdBox { [weak self] id in _ = self?.activate(id) }).toOpaque(), { data, _ in
+                Unmanaged<IdBox>.fromOpaque(data!).release()
+            })
+            g_action_map_add_action(OpaquePointer(application), open)
+            g_object_unref(UnsafeMutableRawPointer(open))
         }
-        let application = g_application_new(appId, G_APPLICATION_NON_UNIQUE)!
-        let open = g_simple_action_new("push-open", g_variant_type_new("s"))!
-        cgtk_connect_activate(open, { _, parameter, data in
-            guard let parameter else { return }
-            let id = String(cString: g_variant_get_string(parameter, nil))
-            let box = Unmanaged<IdBox>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { box.body(id) }
-        }, Unmanaged.passRetained(IdBox { [weak self] id in _ = self?.activate(id) }).toOpaque(), { data, _ in
-            Unmanaged<IdBox>.fromOpaque(data!).release()
-        })
-        g_action_map_add_action(OpaquePointer(application), open)
-        g_object_unref(UnsafeMutableRawPointer(open))
-        var error: UnsafeMutablePointer<GError>?
-        if g_application_register(application, nil, &error) == 0 {
-            unavailable = "the app could not register on the session bus (\(error.map { String(cString: $0.pointee.message) } ?? "unknown"))"
-            g_clear_error(&error)
-            g_object_unref(UnsafeMutableRawPointer(application))
-            return
-        }
-        self.application = application
-    }
-
-    /// Nil when a notification server answers on the session bus; otherwise why not (also
-    /// asked by `DownloadNotifier`).
-    static func serverProblem() -> String? {
-        // No address and no bus at the usual place: say so rather than let GLib launch one.
-        let runtimeBus = String(cString: g_get_user_runtime_dir()) + "/bus"
-        guard g_getenv("DBUS_SESSION_BUS_ADDRESS") != nil || access(runtimeBus, F_OK) == 0 else { return "no session bus" }
-        var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            g_clear_error(&error)
-            return "no session bus"
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        var name: OpaquePointer? = g_variant_new_string("org.freedesktop.Notifications")
-        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                "NameHasOwner", g_variant_new_tuple(&name, 1),
-                                                g_variant_type_new("(b)"), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error)
-        guard let reply else {
-            g_clear_error(&error)
-            return "the session bus did not answer"
-        }
-        defer { g_variant_unref(reply) }
-        let owned = g_variant_get_boolean(g_variant_get_child_value(reply, 0)) != 0
-        return owned ? nil : "no notification server on the session bus"
+        application = made.application
+        unavailable = made.problem
     }
 
     /// Shows one; true when it reached the desktop (else only the shelf records it).

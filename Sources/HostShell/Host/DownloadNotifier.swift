@@ -34,32 +34,23 @@ final class DownloadNotifier {
     private func prepare() {
         guard !checked else { return }
         checked = true
-        if let problem = DesktopNotifications.serverProblem() {
-            unavailable = problem
-            return
+        let made = SessionBus.notifyingApplication(Self.appId) { application in
+            for name in [DownloadNotification.openAction, DownloadNotification.showAction] {
+                let action = g_simple_action_new(name, g_variant_type_new("i"))!
+                cgtk_connect_activate(action, { action, parameter, _ in
+                    guard let action, let parameter else { return }
+                    let name = String(cString: g_action_get_name(action))
+                    let id = Int(g_variant_get_int32(parameter))
+                    MainActor.assumeIsolated {
+                        if let choice = DownloadNotification.choice(forAction: name) { _ = DownloadCenter.shared.open(id, choice: choice) }
+                    }
+                }, nil, nil)
+                g_action_map_add_action(OpaquePointer(application), action)
+                g_object_unref(UnsafeMutableRawPointer(action))
+            }
         }
-        let application = g_application_new(Self.appId, G_APPLICATION_NON_UNIQUE)!
-        for name in [DownloadNotification.openAction, DownloadNotification.showAction] {
-            let action = g_simple_action_new(name, g_variant_type_new("i"))!
-            cgtk_connect_activate(action, { action, parameter, _ in
-                guard let action, let parameter else { return }
-                let name = String(cString: g_action_get_name(action))
-                let id = Int(g_variant_get_int32(parameter))
-                MainActor.assumeIsolated {
-                    if let choice = DownloadNotification.choice(forAction: name) { _ = DownloadCenter.shared.open(id, choice: choice) }
-                }
-            }, nil, nil)
-            g_action_map_add_action(OpaquePointer(application), action)
-            g_object_unref(UnsafeMutableRawPointer(action))
-        }
-        var error: UnsafeMutablePointer<GError>?
-        guard g_application_register(application, nil, &error) != 0 else {
-            unavailable = "the app could not register on the session bus (\(error.map { String(cString: $0.pointee.message) } ?? "unknown"))"
-            g_clear_error(&error)
-            g_object_unref(UnsafeMutableRawPointer(application))
-            return
-        }
-        self.application = application
+        application = made.application
+        unavailable = made.problem
     }
 
     private func send(_ notification: DownloadNotification, through application: UnsafeMutablePointer<GApplication>) {
