@@ -30,17 +30,13 @@ enum PushCommand {
             throw UsageError("push takes [APP-ID|TOKEN] and a payload file; run \"hostshell push --help\"")
         }
         let bytes = try FileReading.bytes(file, limit: 1 << 20)
-        let parsed: Result<SimulatorPushFile, SimulatorPushFile.Problem>
-        do throws(SimulatorPushFile.Problem) { parsed = .success(try SimulatorPushFile(bytes: bytes, name: file)) } catch { parsed = .failure(error) }
-        guard case .success(let payload) = parsed else {
-            if case .failure(let problem) = parsed { throw UsageError(problem.message) }
-            throw UsageError(file)
-        }
+        let payload: SimulatorPushFile
+        do throws(SimulatorPushFile.Problem) { payload = try SimulatorPushFile(bytes: bytes, name: file) } catch { throw UsageError(error.message) }
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let target: Target
             do throws(UsageError) { target = try resolve(arguments.count == 2 ? arguments[0] : payload.targetBundle) } catch { return .failure(error) }
-            var source = SystemRandomNumberGenerator()
-            let id = (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &source), radix: 16) }.joined()
+            // An apns-id as the stand-in makes one, so the page sees the same kind of id either way.
+            let id = APNsStandIn.uuid((0..<16).map { _ in UInt8.random(in: .min ... .max) })
             let push = PhonePush(id: id, token: target.token, topic: target.topic, environment: target.environment, payload: payload.payload)
             MainLoop.installDispatchBridge()
             let loop = g_main_loop_new(nil, 0)
