@@ -113,6 +113,32 @@ struct PhoneTests {
     }
 }
 
+@Suite("TokenHolders: who on this machine holds a push token")
+struct TokenHoldersTests {
+    static let a = String(repeating: "a1", count: 32), b = String(repeating: "b2", count: 32)
+
+    @Test("a running device's entry wins over a profile; tokens match in any case; an app id stands in for a missing bundle id")
+    func lookups() throws {
+        let entry = PhoneEntry(token: Self.a, appId: "app.one", topic: "com.example.one", environment: .sandbox, socket: "p-1.sock")
+        let both = TokenHolders.ProfileRecord(appId: "app.one", record: PushRecord(token: try #require(PushToken(hex: Self.a)), bundleId: "com.example.one", environment: .production))
+        let onlyProfile = TokenHolders.ProfileRecord(appId: "app.two", record: PushRecord(token: try #require(PushToken(hex: Self.b)), bundleId: nil, environment: .sandbox))
+        let holders = TokenHolders(entries: [entry], profiles: [both, onlyProfile])
+        #expect(holders.device(holding: Self.a.uppercased()) == APNsDevice(bundleID: "com.example.one", environment: .sandbox), "the running device says")
+        #expect(holders.entry(Self.a) == entry && holders.profile(Self.a) == both)
+        #expect(holders.device(holding: Self.b) == APNsDevice(bundleID: "app.two", environment: .sandbox))
+        #expect(holders.entry(Self.b) == nil)
+        #expect(holders.device(holding: String(repeating: "c3", count: 32)) == nil)
+        #expect(TokenHolders(entries: [], profiles: []).device(holding: Self.a) == nil)
+    }
+
+    @Test("two holders of one token: the first read is kept")
+    func firstKept() throws {
+        let one = PhoneEntry(token: Self.a, appId: "one", topic: "t.one", environment: .sandbox, socket: "1")
+        let two = PhoneEntry(token: Self.a.uppercased(), appId: "two", topic: "t.two", environment: .sandbox, socket: "2")
+        #expect(TokenHolders(entries: [one, two], profiles: []).entry(Self.a) == one)
+    }
+}
+
 @Suite("NotificationShelf: what the desktop holds for an app until a person opens or dismisses it")
 struct NotificationShelfTests {
     static func item(_ id: String) -> NotificationShelf.Item {

@@ -260,6 +260,53 @@ struct APNsServeTests {
         #expect(lines == ["200 1", "200 0", "200 0"], "one connection for all three: \(lines)")
     }
 
+    @Test("the stand-in follows who holds a token as app profiles appear, rotate their token and go, without a restart")
+    func holdersFollowed() throws {
+        let keys = try APNsKeys()
+        let publicKey = try keys.make("KEY1")
+        let record = keys.path("record.jsonl")
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let runtime = home.root.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let server = try APNsProcess(["--team", Self.team, "--key", "KEY1=" + publicKey, "--record", record],
+                                     environment: home.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 })
+        defer { server.stop() }
+        let sandbox = try #require(server.ports["sandbox"]), production = try #require(server.ports["production"])
+        let good = try keys.token(kid: "KEY1", team: Self.team, iat: Int(Date().timeIntervalSince1970) - 30, signer: "KEY1")
+        let tokenB = String(repeating: "e5", count: 32)
+        let profile = home.root.appendingPathComponent("data/hostshell/apps/com.example.app")
+        func hold(_ token: String) throws {
+            try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+            let text = #"{"token":"\#(token.uppercased())","bundleId":"com.example.app","environment":"sandbox"}"#
+            try text.write(to: profile.appendingPathComponent("push.json"), atomically: true, encoding: .utf8)
+        }
+        var sent = 0
+        /// Pushes to `token`: the status and, once the record's line is there, its `delivered` (or the reason).
+        func push(_ token: String, port: Int? = nil, topic: String = "com.example.app") throws -> (Int, String) {
+            let answer = try Curl.send("http://127.0.0.1:\(port ?? sandbox)/3/device/\(token)", mode: ["--http2-prior-knowledge"],
+                                       headers: [("authorization", good), ("apns-topic", topic)], body: Self.payload)
+            sent += 1
+            var lines: [Substring] = []
+            waitUntil(timeout: 10) { lines = ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n"); return lines.count >= sent }
+            let last = try #require(lines.count == sent ? lines.last : nil, "one record line per push")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+            return (answer.status, answer.status == 200 ? json["delivered"].map { "\($0)" } ?? "none" : answer.reason ?? "no reason")
+        }
+
+        #expect(try push(Self.tokenA) == (200, "0"), "nothing here holds it: the profiles' folder does not exist yet")
+        try hold(Self.tokenA)
+        #expect(try push(Self.tokenA) == (200, "kept"), "a profile made after the first push holds it")
+        #expect(FileManager.default.fileExists(atPath: profile.appendingPathComponent("push-inbox.json").path), "the push waits in the profile")
+        #expect(try push(Self.tokenA, topic: "com.example.other") == (400, "DeviceTokenNotForTopic"))
+        #expect(try push(Self.tokenA, port: production) == (400, "BadDeviceToken"), "the other environment")
+        try hold(tokenB)
+        #expect(try push(Self.tokenA) == (200, "0"), "the rotated-away token is held by nobody")
+        #expect(try push(tokenB) == (200, "kept"), "the new token is")
+        try FileManager.default.removeItem(at: profile)
+        #expect(try push(tokenB) == (200, "0"), "a removed profile holds nothing")
+    }
+
     @Test("random faults with a seed, given devices, allowed topics")
     func devicesAndRandomFaults() throws {
         let keys = try APNsKeys()

@@ -72,6 +72,41 @@ public enum PhoneDirectory {
     }
 }
 
+/// Who on this machine holds each push token, read from the phone directory and the app
+/// profiles at one moment: a running device's entry first, else the app profile whose push
+/// record names the token. Tokens are compared in lower case, as Apple compares them.
+public struct TokenHolders: Sendable, Equatable {
+    /// An app profile's push record, under its app id.
+    public struct ProfileRecord: Sendable, Equatable {
+        public var appId: String
+        public var record: PushRecord
+        public init(appId: String, record: PushRecord) { self.appId = appId; self.record = record }
+        /// The app and environment the token belongs to; an app id is its bundle id where the
+        /// record names none.
+        public var device: APNsDevice { APNsDevice(bundleID: record.bundleId ?? appId, environment: record.environment) }
+    }
+
+    private var running: [String: PhoneEntry] = [:]
+    private var profiles: [String: ProfileRecord] = [:]
+
+    /// Where two entries or two profiles name one token, the first is kept.
+    public init(entries: [PhoneEntry], profiles: [ProfileRecord]) {
+        for entry in entries { running[entry.token.lowercased()] = running[entry.token.lowercased()] ?? entry }
+        for profile in profiles { self.profiles[profile.record.token.hex.lowercased()] = self.profiles[profile.record.token.hex.lowercased()] ?? profile }
+    }
+
+    /// The entry of the device said to hold `token` (it may have ended without taking it away).
+    public func entry(_ token: String) -> PhoneEntry? { running[token.lowercased()] }
+    /// The app profile holding `token`.
+    public func profile(_ token: String) -> ProfileRecord? { profiles[token.lowercased()] }
+
+    /// The app and environment `token` belongs to, when anything here holds it.
+    public func device(holding token: String) -> APNsDevice? {
+        if let entry = entry(token) { return APNsDevice(bundleID: entry.topic, environment: entry.environment) }
+        return profile(token)?.device
+    }
+}
+
 /// A push as it crosses to the device: the payload (a JSON object; a device drops anything
 /// else) and the APNs headers an app can tell apart — id, collapse id, push type, priority.
 public struct PhonePush: Sendable, Equatable {

@@ -119,7 +119,7 @@ enum APNsCommand {
                 var final = settings
                 final.keyIDs = verifier.keyIDs
                 let tls = try tlsDirectory.map { dir throws(UsageError) in try TLSServerContext(certificate: dir + "/cert.pem", key: dir + "/key.pem") }
-                let service = try APNsService(options: final, keys: verifier, delivery: PhoneDelivery(), recordPath: record)
+                let service = try APNsService(options: final, keys: verifier, delivery: PhoneDelivery(watching: true), recordPath: record)
                 var listeners: [APNsListener] = []
                 for environment in APNsEnvironment.allCases {
                     let listener = APNsListener(environment: environment, service: service, tls: tls)

@@ -15,13 +15,5 @@ enum RenderingSetup {
     }
 
     /// Whether `/dev/dri` holds a render node (`renderD128`, …): a GPU the process may draw with.
-    static func hasGPURenderNode() -> Bool {
-        guard let directory = opendir("/dev/dri") else { return false }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("renderD") { return true }
-        }
-        return false
-    }
+    static func hasGPURenderNode() -> Bool { DirectoryNames.of("/dev/dri").contains { $0.hasPrefix("renderD") } }
 }

@@ -105,16 +105,7 @@ final class DownloadCenter {
     }
 
     /// The names in `directory` (for a new one).
-    static func names(in directory: String) -> Set<String> {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names = Set<String>()
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            names.insert(name)
-        }
-        return names
-    }
+    static func names(in directory: String) -> Set<String> { Set(DirectoryNames.of(directory)) }
 
     /// Opens a finished download with the desktop's application for it (`open`), or shows it
     /// in its folder (`show`); through the handoff, so it is recorded like every address.

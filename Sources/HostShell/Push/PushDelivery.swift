@@ -20,6 +20,14 @@ protocol PushDelivery: AnyObject {
 final class PhoneDelivery: PushDelivery {
     /// How long a running app has to acknowledge.
     static let ackTimeoutMs: UInt32 = 5000
+    /// Who holds what, kept between pushes by a server (`watching`); read afresh by a one-shot.
+    private let watch: TokenHolderWatch?
+
+    init(watching: Bool = false) {
+        watch = watching ? TokenHolderWatch() : nil
+    }
+
+    private var holders: TokenHolders { watch?.holders ?? TokenHolderWatch.read() }
 
     func deliver(_ push: AcceptedPush, done: @escaping @MainActor (PhoneAck?) -> Void) {
         guard let phonePush = PhonePush(push) else { return done(.refused("the payload is not a JSON object; a device drops it")) }
@@ -28,16 +36,17 @@ final class PhoneDelivery: PushDelivery {
 
     /// Sends `push` to the running device holding its token, else keeps it for the profile.
     func send(_ push: PhonePush, done: @escaping @MainActor (PhoneAck?) -> Void) {
-        if let entry = Self.readEntry(push.token), let fd = Self.connect(entry) {
+        let holders = holders
+        if let entry = holders.entry(push.token), let fd = Self.connect(entry) {
             guard PhoneSocket.writeLine(fd, push.line) else { close(fd); return done(.refused("the device closed its socket")) }
             PhoneSocket.awaitLine(fd, timeoutMs: Self.ackTimeoutMs) { line in
                 done(line.map(PhoneAck.init(line:)) ?? .refused("the device did not answer within \(Self.ackTimeoutMs / 1000) s"))
             }
             return
         }
-        guard let profile = AppProfiles.holding(push.token) else { return done(nil) }
+        guard let profile = holders.profile(push.token) else { return done(nil) }
         do throws(UsageError) {
-            try PhoneInboxFile.keep(push, in: profile.directory)
+            try PhoneInboxFile.keep(push, in: AppProfiles.directory(profile.appId))
             done(.kept)
         } catch {
             printError("hostshell: \(error.message)")
@@ -45,12 +54,7 @@ final class PhoneDelivery: PushDelivery {
         }
     }
 
-    func device(holding token: String) -> APNsDevice? {
-        if let entry = Self.readEntry(token) { return APNsDevice(bundleID: entry.topic, environment: entry.environment) }
-        // A profile's app id is its bundle id where its record names none.
-        guard let profile = AppProfiles.holding(token) else { return nil }
-        return APNsDevice(bundleID: profile.record.bundleId ?? profile.appId, environment: profile.record.environment)
-    }
+    func device(holding token: String) -> APNsDevice? { holders.device(holding: token) }
 
     /// The device's entry for `token`, if its file is there and readable.
     static func readEntry(_ token: String) -> PhoneEntry? {
@@ -76,14 +80,7 @@ final class PhoneDelivery: PushDelivery {
 
     /// Every running device's entry.
     static func entries() -> [PhoneEntry] {
-        guard let dir = opendir(PhoneListener.directory) else { return [] }
-        defer { closedir(dir) }
-        var found: [PhoneEntry] = []
-        while let item = readdir(dir) {
-            let name = withUnsafePointer(to: item.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if let token = PhoneDirectory.token(ofEntryName: name), let entry = entry(token) { found.append(entry) }
-        }
-        return found
+        DirectoryNames.of(PhoneListener.directory).compactMap { PhoneDirectory.token(ofEntryName: $0) }.compactMap(entry)
     }
 }
 
@@ -99,28 +96,19 @@ enum AppProfiles {
 
     static func profile(_ appId: String) -> Profile? {
         guard !appId.contains("/"), appId != ".", appId != ".." else { return nil }
-        let directory = root + "/" + appId
+        let directory = directory(appId)
         let path = directory + "/" + PushRecord.fileName
         guard access(path, F_OK) == 0, let bytes = try? FileReading.bytes(path, limit: PushRecord.maxFileBytes),
               let record = PushRecord(fileText: String(decoding: bytes, as: UTF8.self)) else { return nil }
         return Profile(appId: appId, directory: directory, record: record)
     }
 
+    static func directory(_ appId: String) -> String { root + "/" + appId }
+
     static func all() -> [Profile] {
-        guard let dir = opendir(root) else { return [] }
-        defer { closedir(dir) }
-        var found: [Profile] = []
-        while let item = readdir(dir) {
-            let name = withUnsafePointer(to: item.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-            if !name.hasPrefix("."), let profile = profile(name) { found.append(profile) }
-        }
-        return found
+        DirectoryNames.of(root).filter { !$0.hasPrefix(".") }.compactMap(profile)
     }
 
-    static func holding(_ token: String) -> Profile? {
-        let wanted = token.lowercased()
-        return all().first { $0.record.token.hex.lowercased() == wanted }
-    }
 }
 
 /// A profile's inbox file (`PhoneInbox`): pushes kept while the app does not run.

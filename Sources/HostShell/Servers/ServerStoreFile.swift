@@ -151,13 +151,7 @@ struct ServerStoreFile {
 
     /// With the lock held: removes the temporaries writers that were killed left behind.
     private func sweepTemporaries() {
-        guard let dir = opendir(directory) else { return }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        closedir(dir)
-        for name in ServerStoreRules.staleTemporaries(among: names) { unlink(directory + "/" + name) }
+        for name in ServerStoreRules.staleTemporaries(among: DirectoryNames.of(directory)) { unlink(directory + "/" + name) }
     }
 
     // MARK: what is there
