@@ -75,7 +75,19 @@ public enum APNsDeviceToken {
     public static func isWellFormed(_ text: String) -> Bool {
         let count = text.utf8.count
         return APNsLimits.deviceTokenHexDigits.contains(count) && count % 2 == 0
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+            && allBytes(text) { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+    }
+
+    /// `text` with A–F in lower case, as tokens are compared (the same string when it has none).
+    public static func lowercased(_ text: String) -> String {
+        allBytes(text) { $0 < 0x41 || $0 > 0x5A } ? text : text.lowercased()
+    }
+
+    /// Whether every UTF-8 byte of `text` passes — over its contiguous bytes where it has them
+    /// (a token is checked on every push).
+    @inline(__always)
+    public static func allBytes(_ text: String, _ test: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? text.utf8.allSatisfy(test)
     }
 }
 

@@ -33,11 +33,16 @@ public struct APNsRequest: Sendable {
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
     public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.init(method: method, path: path, lowerCaseHeaders: headers.map { header in
+            header.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? (header.name.lowercased(), header.value) : header
+        }, body: body)
+    }
+
+    /// Headers whose names are in lower case already, as HTTP/2 requires of every request.
+    public init(method: String, path: String, lowerCaseHeaders: [(name: String, value: String)], body: [UInt8]) {
         self.method = method
         self.path = path
-        self.headers = headers.map { header in
-            header.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? (header.name.lowercased(), header.value) : header
-        }
+        self.headers = lowerCaseHeaders
         self.body = body
     }
     public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
@@ -130,17 +135,43 @@ public struct APNsStandIn: Sendable {
     /// A device the stand-in learned of outside a push (a phone here holds the token): its
     /// pushes are then checked against its app and environment as Apple does.
     public mutating func learn(token: String, device: APNsDevice) {
-        devices[token.lowercased()] = device
+        let key = APNsDeviceToken.lowercased(token)
+        if devices[key] != device { devices[key] = device }
     }
 
-    private static let checkedHeaders = ["authorization", "apns-topic", "apns-push-type", "apns-priority",
-                                         "apns-collapse-id", "apns-expiration", "apns-id"]
+    /// The headers Apple reads, each at most once: the first of each, and whether any came twice.
+    struct CheckedHeaders {
+        var authorization, topic, pushType, priority, collapseID, expiration, id: String?
+        var duplicated = false
+
+        init(_ headers: [(name: String, value: String)]) {
+            for header in headers {
+                let value = header.value
+                // By length first: most names are then told apart by one comparison.
+                switch header.name.utf8.count {
+                case 7 where header.name == "apns-id": Self.take(&id, value, &duplicated)
+                case 10 where header.name == "apns-topic": Self.take(&topic, value, &duplicated)
+                case 13 where header.name == "authorization": Self.take(&authorization, value, &duplicated)
+                case 13 where header.name == "apns-priority": Self.take(&priority, value, &duplicated)
+                case 14 where header.name == "apns-push-type": Self.take(&pushType, value, &duplicated)
+                case 15 where header.name == "apns-expiration": Self.take(&expiration, value, &duplicated)
+                case 16 where header.name == "apns-collapse-id": Self.take(&collapseID, value, &duplicated)
+                default: continue
+                }
+            }
+        }
+
+        private static func take(_ field: inout String?, _ value: String, _ duplicated: inout Bool) {
+            if field == nil { field = value } else { duplicated = true }
+        }
+    }
 
     /// Decides one request to `environment`'s listener at `now` (seconds); `entropy` (16 random
     /// bytes) makes the `apns-id` when the request has none.
     public mutating func decide(_ request: APNsRequest, environment: APNsEnvironment, now: Double,
                                 signatures: some SignatureCheck, entropy: [UInt8]) -> APNsDecision {
-        let givenID = request.header("apns-id")
+        let checked = CheckedHeaders(request.headers)
+        let givenID = checked.id
         let apnsID = givenID.flatMap { Self.isCanonicalUUID($0) ? $0.lowercased() : nil } ?? Self.uuid(entropy)
         var decision = APNsDecision(status: 200, reason: nil, apnsID: apnsID)
         func fail(_ reason: APNsReason, timestamp: Int64? = nil) -> APNsDecision {
@@ -150,30 +181,22 @@ public struct APNsStandIn: Sendable {
             return decision
         }
         guard request.method == "POST" else { return fail(.methodNotAllowed) }
-        let prefix = "/3/device/"
-        guard request.path.hasPrefix(prefix) else { return fail(.badPath) }
-        let token = String(request.path.dropFirst(prefix.count))
-        guard !token.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else { return fail(.badPath) }
+        guard let token = Self.deviceToken(inPath: request.path) else { return fail(.badPath) }
         guard !token.isEmpty else { return fail(.missingDeviceToken) }
-        var present: UInt8 = 0  // one bit per checked header: a second one is DuplicateHeaders
-        for header in request.headers {
-            guard let index = Self.checkedHeaders.firstIndex(of: header.name) else { continue }
-            guard present & (1 << index) == 0 else { return fail(.duplicateHeaders) }
-            present |= 1 << index
-        }
+        guard !checked.duplicated else { return fail(.duplicateHeaders) }
 
-        let (tokenProblem, provider) = tokens.check(authorization: request.header("authorization"), now: now, signatures: signatures)
+        let (tokenProblem, provider) = tokens.check(authorization: checked.authorization, now: now, signatures: signatures)
         decision.provider = provider
         if let tokenProblem { return fail(tokenProblem) }
 
-        guard let topic = request.header("apns-topic"), !topic.isEmpty else { return fail(.missingTopic) }
+        guard let topic = checked.topic, !topic.isEmpty else { return fail(.missingTopic) }
         guard APNsPushType.isWellFormed(topic: topic) else { return fail(.badTopic) }
-        let typeWord = request.header("apns-push-type") ?? "alert"
+        let typeWord = checked.pushType ?? "alert"
         guard let pushType = APNsPushType(rawValue: typeWord) else { return fail(.invalidPushType) }
         guard let bundleID = pushType.bundleID(ofTopic: topic) else { return fail(.badTopic) }
         guard options.topics.isEmpty || options.topics.contains(bundleID) else { return fail(.topicDisallowed) }
         let priority: Int
-        if let word = request.header("apns-priority") {
+        if let word = checked.priority {
             guard let value = Int(word), pushType.allows(priority: value) else { return fail(.badPriority) }
             priority = value
         } else {
@@ -181,17 +204,18 @@ public struct APNsStandIn: Sendable {
         }
         if givenID != nil, !Self.isCanonicalUUID(givenID!) { return fail(.badMessageId) }
         var expiration: Int?
-        if let word = request.header("apns-expiration") {
+        if let word = checked.expiration {
             guard !word.isEmpty, word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(word) else { return fail(.badExpirationDate) }
             expiration = value
         }
-        let collapseID = request.header("apns-collapse-id")
+        let collapseID = checked.collapseID
         if let collapseID, collapseID.utf8.count > APNsLimits.collapseIDBytes { return fail(.badCollapseId) }
         guard APNsDeviceToken.isWellFormed(token) else { return fail(.badDeviceToken) }
-        let device = token.lowercased()
+        let device = APNsDeviceToken.lowercased(token)
         guard !request.body.isEmpty else { return fail(.payloadEmpty) }
         guard request.body.count <= pushType.payloadLimit else { return fail(.payloadTooLarge) }
-        if let known = devices[device] {
+        let known = devices[device]
+        if let known {
             guard known.environment == environment else { return fail(.badDeviceToken) }
             guard known.bundleID == bundleID else { return fail(.deviceTokenNotForTopic) }
         } else if !options.devices.isEmpty {
@@ -220,11 +244,19 @@ public struct APNsStandIn: Sendable {
             }
         }
 
-        devices[device] = APNsDevice(bundleID: bundleID, environment: environment)
+        if known == nil { devices[device] = APNsDevice(bundleID: bundleID, environment: environment) }
         decision.accepted = AcceptedPush(token: device, environment: environment, topic: topic, bundleID: bundleID,
                                          pushType: pushType, priority: priority, collapseID: collapseID,
                                          expiration: expiration, apnsID: apnsID, payload: request.body, time: now)
         return decision
+    }
+
+    /// The token part of `/3/device/{token}` (maybe empty), or nil for any other path.
+    public static func deviceToken(inPath path: String) -> String? {
+        let prefix = "/3/device/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let token = String(path[path.utf8.index(path.startIndex, offsetBy: prefix.utf8.count)...])
+        return APNsDeviceToken.allBytes(token) { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") } ? token : nil
     }
 
     /// 8-4-4-4-12 hex digits.

@@ -96,14 +96,16 @@ public struct TokenHolders: Sendable, Equatable {
     }
 
     /// The entry of the device said to hold `token` (it may have ended without taking it away).
-    public func entry(_ token: String) -> PhoneEntry? { running[token.lowercased()] }
+    public func entry(_ token: String) -> PhoneEntry? { running.isEmpty ? nil : running[APNsDeviceToken.lowercased(token)] }
     /// The app profile holding `token`.
-    public func profile(_ token: String) -> ProfileRecord? { profiles[token.lowercased()] }
+    public func profile(_ token: String) -> ProfileRecord? { profiles.isEmpty ? nil : profiles[APNsDeviceToken.lowercased(token)] }
 
     /// The app and environment `token` belongs to, when anything here holds it.
     public func device(holding token: String) -> APNsDevice? {
-        if let entry = entry(token) { return APNsDevice(bundleID: entry.topic, environment: entry.environment) }
-        return profile(token)?.device
+        if running.isEmpty && profiles.isEmpty { return nil }
+        let token = APNsDeviceToken.lowercased(token)
+        if let entry = running[token] { return APNsDevice(bundleID: entry.topic, environment: entry.environment) }
+        return profiles[token]?.device
     }
 }
 

@@ -60,9 +60,6 @@ final class APNsService {
 
     /// The device token of `/3/device/{token}`, when it is one.
     private static func token(of request: APNsRequest) -> String? {
-        let prefix = "/3/device/"
-        guard request.path.hasPrefix(prefix) else { return nil }
-        let token = String(request.path.dropFirst(prefix.count))
-        return APNsDeviceToken.isWellFormed(token) ? token : nil
+        APNsStandIn.deviceToken(inPath: request.path).flatMap { APNsDeviceToken.isWellFormed($0) ? $0 : nil }
     }
 }

@@ -7,21 +7,14 @@ import Glibc
 /// its decision goes back as the stream's response. Non-blocking on the GLib main loop.
 @MainActor
 final class H2Connection {
-    final class Stream {
-        var method = "", path = ""
-        var headers: [(name: String, value: String)] = []
-        var body: [UInt8] = []
-        var response: [UInt8] = []
-        var sent = 0
-    }
-
     let fd: Int32
     private let ssl: OpaquePointer?
     private var session: OpaquePointer?
     private let environment: APNsEnvironment
     private let service: APNsService
     private let onClose: (H2Connection) -> Void
-    private var streams: [Int32: Stream] = [:]
+    /// The open request streams: read by nghttp2's callbacks without the main actor's check.
+    nonisolated let streams = H2Streams()
     private var outgoing: [UInt8] = []
     private var inWatch: UInt32 = 0, outWatch: UInt32 = 0
     private var alpnChecked = false
@@ -150,23 +143,15 @@ final class H2Connection {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    // MARK: streams (called from nghttp2's callbacks)
-
-    func beginStream(_ id: Int32) { streams[id] = Stream() }
-    func stream(_ id: Int32) -> Stream? { streams[id] }
-    func endStream(_ id: Int32) { streams[id] = nil }
-
-    /// A request stream is complete: decide it and answer on it.
-    func requestComplete(_ id: Int32) {
-        guard let stream = streams[id] else { return }
-        let request = APNsRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body)
+    /// A request stream is complete (nghttp2's callback): decide it and answer on it.
+    func requestComplete(_ id: Int32, _ request: APNsRequest) {
         service.handle(request, environment: environment, transport: transport) { [weak self] decision in
             self?.respond(id, decision)
         }
     }
 
     private func respond(_ id: Int32, _ decision: APNsDecision) {
-        guard !closed, let session, let stream = streams[id] else { return }
+        guard !closed, let session, let stream = streams.stream(session, id) else { return }
         stream.response = decision.body
         let fields = [(":status", String(decision.status))] + decision.headers.map { ($0.name, $0.value) }
             + (decision.body.isEmpty ? [] : [("content-length", String(decision.body.count))])
@@ -186,6 +171,7 @@ final class H2Connection {
                 nghttp2_submit_response(session, id, &nva, nva.count, nil)
             } else {
                 var provider = nghttp2_data_provider()
+                provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
                 provider.read_callback = H2Callbacks.readBody
                 nghttp2_submit_response(session, id, &nva, nva.count, &provider)
             }
@@ -202,7 +188,7 @@ final class H2Connection {
         session = nil
         if let ssl { SSL_free(ssl) }
         Glibc.close(fd)
-        streams = [:]
+        streams.closeAll()
         onClose(self)
     }
 }
