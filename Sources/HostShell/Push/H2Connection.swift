@@ -153,27 +153,37 @@ final class H2Connection {
     private func respond(_ id: Int32, _ decision: APNsDecision) {
         guard !closed, let session, let stream = streams.stream(session, id) else { return }
         stream.response = decision.body
-        let fields = [(":status", String(decision.status))] + decision.headers.map { ($0.name, $0.value) }
-            + (decision.body.isEmpty ? [] : [("content-length", String(decision.body.count))])
-        // Every name and value in one buffer (nghttp2 copies them while submitting).
+        let headers = decision.headers
+        // Every name and value in one buffer, and the field list on the stack (nghttp2 copies
+        // both while submitting): one allocation per answer.
         var storage: [UInt8] = []
-        storage.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
-        for (name, value) in fields { storage += name.utf8; storage += value.utf8 }
+        storage.reserveCapacity(64 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+        var spans: [(name: Range<Int>, value: Range<Int>)] = []
+        func add(_ name: String, _ value: String) {
+            let nameStart = storage.count
+            storage += name.utf8
+            let valueStart = storage.count
+            storage += value.utf8
+            spans.append((nameStart..<valueStart, valueStart..<storage.count))
+        }
+        spans.reserveCapacity(headers.count + 2)
+        add(":status", String(decision.status))
+        for header in headers { add(header.name, header.value) }
+        if !stream.response.isEmpty { add("content-length", String(stream.response.count)) }
         storage.withUnsafeMutableBufferPointer { bytes in
-            var at = 0
-            var nva = fields.map { name, value -> nghttp2_nv in
-                let nameLength = name.utf8.count, valueLength = value.utf8.count
-                defer { at += nameLength + valueLength }
-                return nghttp2_nv(name: bytes.baseAddress! + at, value: bytes.baseAddress! + at + nameLength,
-                                  namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-            }
-            if decision.body.isEmpty {
-                nghttp2_submit_response(session, id, &nva, nva.count, nil)
-            } else {
-                var provider = nghttp2_data_provider()
-                provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
-                provider.read_callback = H2Callbacks.readBody
-                nghttp2_submit_response(session, id, &nva, nva.count, &provider)
+            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: spans.count) { nva in
+                for (index, span) in spans.enumerated() {
+                    nva[index] = nghttp2_nv(name: bytes.baseAddress! + span.name.lowerBound, value: bytes.baseAddress! + span.value.lowerBound,
+                                            namelen: span.name.count, valuelen: span.value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                }
+                if stream.response.isEmpty {
+                    nghttp2_submit_response(session, id, nva.baseAddress, spans.count, nil)
+                } else {
+                    var provider = nghttp2_data_provider()
+                    provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
+                    provider.read_callback = H2Callbacks.readBody
+                    nghttp2_submit_response(session, id, nva.baseAddress, spans.count, &provider)
+                }
             }
         }
         pump()  // outside a receive; inside one, readable() pumps once the whole read is taken

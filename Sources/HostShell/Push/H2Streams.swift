@@ -18,6 +18,7 @@ final class H2Streams: @unchecked Sendable {
 
     func begin(_ session: OpaquePointer?, _ id: Int32) {
         let stream = H2Stream()
+        stream.headers.reserveCapacity(12)  // a provider's request has about eight
         open[id] = stream
         nghttp2_session_set_stream_user_data(session, id, Unmanaged.passUnretained(stream).toOpaque())
     }
