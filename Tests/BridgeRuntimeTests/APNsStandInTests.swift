@@ -33,6 +33,27 @@ struct APNsStandInTests {
         return APNsRequest(method: method, path: path, headers: headers, body: Array(body.utf8))
     }
 
+    @Test("the headers a front must keep: authorization and every apns- one; others may be left out")
+    func headersRead() {
+        func reads(_ name: String) -> Bool { Array(name.utf8).withUnsafeBufferPointer { APNsRequest.readsHeader(named: $0) } }
+        for name in ["authorization", "apns-topic", "apns-push-type", "apns-priority", "apns-collapse-id", "apns-expiration", "apns-id", "apns-unknown"] {
+            #expect(reads(name), "\(name)")
+        }
+        for name in ["", "a", "apns", "authorizatio", "authorizations", "user-agent", "accept", "content-length", "x-apns-topic"] {
+            #expect(!reads(name), "\(name)")
+        }
+    }
+
+    @Test("a path's device token: /3/device/{token} only, no further segment or query")
+    func pathToken() {
+        #expect(APNsStandIn.deviceToken(inPath: "/3/device/" + Self.token) == Self.token)
+        #expect(APNsStandIn.deviceToken(inPath: "/3/device/") == "")
+        #expect(APNsStandIn.deviceToken(inPath: "/3/device/ab/cd") == nil)
+        #expect(APNsStandIn.deviceToken(inPath: "/3/device/ab?x=1") == nil)
+        #expect(APNsStandIn.deviceToken(inPath: "/3/devices/ab") == nil)
+        #expect(APNsDeviceToken.lowercased("ABcd12") == "abcd12" && APNsDeviceToken.lowercased(Self.token) == Self.token)
+    }
+
     static func standIn(_ change: (inout APNsStandIn.Options) -> Void = { _ in }) -> APNsStandIn {
         var options = APNsStandIn.Options(teamID: "TEAM1", keyIDs: ["KEY1", "KEY2"])
         change(&options)

@@ -46,6 +46,19 @@ public struct APNsRequest: Sendable {
         self.body = body
     }
     public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+
+    /// Whether the stand-in reads a header of this (lower-case) name: `authorization` and the
+    /// `apns-` ones. A front may leave the others out of a request (HTTP/2 does: a client's
+    /// `user-agent` or `accept` would only cost a copy per push).
+    public static func readsHeader(named name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let apns: StaticString = "apns-", authorization: StaticString = "authorization"
+        func starts(with word: StaticString) -> Bool {
+            guard name.count >= word.utf8CodeUnitCount else { return false }
+            for index in 0..<word.utf8CodeUnitCount where name[index] != word.utf8Start[index] { return false }
+            return true
+        }
+        return name.count > 0 && name[0] == UInt8(ascii: "a") && (starts(with: apns) || (name.count == 13 && starts(with: authorization)))
+    }
 }
 
 /// A push the stand-in took: what is handed on to the device holding the token.

@@ -16,14 +16,18 @@ enum H2Callbacks {
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { session, frame, name, nameLength, value, valueLength, _, data in
             guard let frame, let name, let value,
                   let stream = H2Connection.from(data).streams.stream(session, frame.pointee.hd.stream_id) else { return 0 }
-            let text = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+            let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
             guard nameLength > 0, name[0] == UInt8(ascii: ":") else {
-                stream.headers.append((String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self), text))
+                guard APNsRequest.readsHeader(named: nameBytes) else { return 0 }
+                stream.headers.append((String(decoding: nameBytes, as: UTF8.self),
+                                       String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)))
                 return 0
             }
             // Of the pseudo-headers only :method (7 bytes) and :path (5) are kept.
-            if nameLength == 7 && name[1] == UInt8(ascii: "m") { stream.method = text }
-            if nameLength == 5 && name[1] == UInt8(ascii: "p") { stream.path = text }
+            let isMethod = nameLength == 7 && name[1] == UInt8(ascii: "m"), isPath = nameLength == 5 && name[1] == UInt8(ascii: "p")
+            guard isMethod || isPath else { return 0 }
+            let text = String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+            if isMethod { stream.method = text } else { stream.path = text }
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { session, _, streamID, bytes, length, data in
