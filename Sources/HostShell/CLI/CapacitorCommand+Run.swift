@@ -31,9 +31,7 @@ extension CapacitorCommand {
             environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
             let scheme: CapacitorScheme?
             do throws(UsageError) {
-                scheme = try launch.webDir.map { dir throws(UsageError) in
-                    try CapacitorScheme.serve(scheme: launch.origin.scheme, host: launch.origin.host, webDir: dir)
-                }
+                scheme = try CapacitorScheme.serve(launch)
             } catch { return .failure(error) }
             let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector, kiosk: options.kiosk)
             var server: ControlServer?
