@@ -3,22 +3,34 @@ import CGtk
 import Foundation
 
 extension CapacitorCommand {
-    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
-        guard let options = try parse(arguments) else {
+    /// `replay`: instead of showing the app, replay these calls of a Capacitor bridge log once
+    /// its page shows (`CapacitorReplayRun`), on a throw-away profile with the file secret store
+    /// — a replay never changes the person's stored entries, token or website data, and each
+    /// starts from the same empty state — headless when there is no display, and exit with its
+    /// verdict.
+    static func run(_ arguments: [String], replay: (calls: [CapacitorReplayCall], verbose: Bool)? = nil) throws(UsageError) -> Int32 {
+        guard var options = try parse(arguments) else {
             printOut(usage)
             return ExitCode.success
         }
-        let launch = try launch(options)
+        var launch = try launch(options)
+        let throwAway = replay.map { _ in NSTemporaryDirectory() + "hostshell-replay-\(UUID().uuidString)" }
+        defer { if let throwAway { try? FileManager.default.removeItem(atPath: throwAway) } }
+        if replay != nil {
+            launch.profileRoot = throwAway
+            options.credentialStore = "file"
+        }
         let secrets = try MainActor.assumeIsolated { () -> Result<String, UsageError> in
             do throws(UsageError) { return .success(try CapacitorSecretStores.choose(options.credentialStore)) } catch { return .failure(error) }
         }.get()
         printError("hostshell: \(TerminalText.escaped(launch.displayName)) (\(launch.appId)) from \(TerminalText.escaped(launch.source)), at \(launch.startURL)")
         printError("hostshell: HomeSecAuth keeps its entries \(secrets)")
+        if let throwAway { printError("hostshell replay: on a throw-away profile (\(throwAway)), removed at the end") }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        let display = options.check && !hasDisplay ? try HeadlessDisplay.start() : nil
+        let display = (options.check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
-        let attended = display == nil
+        let attended = display == nil && replay == nil  // a replay asks no one
         try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
@@ -44,7 +56,8 @@ extension CapacitorCommand {
                 }
             }
             environment.automation?.serve(view: { [weak app] in app?.page.view }, close: { g_main_loop_quit(loop) })
-            let instances = CapacitorInstance.serve(app)
+            // A replay is not the app the desktop's links should reach.
+            let instances = replay == nil ? CapacitorInstance.serve(app) : []
             defer {
                 server?.stop()
                 for instance in instances { instance.stop() }
@@ -53,7 +66,15 @@ extension CapacitorCommand {
                 g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
             }
             var exitCode = ExitCode.success
-            if options.check {
+            var replaying: CapacitorReplayRun?
+            if let replay {
+                let run = CapacitorReplayRun(calls: replay.calls, verbose: replay.verbose, app: app) { code in
+                    exitCode = code
+                    g_main_loop_quit(loop)
+                }
+                run.start(timeout: options.timeout)
+                replaying = run
+            } else if options.check {
                 let check = StartCheck(app, timeoutSeconds: options.timeout) { code in
                     exitCode = code
                     g_main_loop_quit(loop)
@@ -65,7 +86,7 @@ extension CapacitorCommand {
             // The launch URL is the plugin's before the page asks for it.
             if let link = options.openURL { app.openURL(link, launch: true) }
             app.start()
-            g_main_loop_run(loop)
+            withExtendedLifetime(replaying) { g_main_loop_run(loop) }
             app.close()
             return .success(exitCode)
         }.get()

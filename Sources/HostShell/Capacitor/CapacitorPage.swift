@@ -34,6 +34,8 @@ final class CapacitorPage {
     private(set) var messagesReceived = 0
     /// Called as each message arrives (benchmarks time the gaps).
     var onMessageArrived: (() -> Void)?
+    /// Called with each result sent to the page, at once or later (`replay` compares them).
+    var onResult: ((CapacitorResult) -> Void)?
     private var closed = false
 
     var view: WebViewPointer { web.view }
@@ -130,6 +132,7 @@ final class CapacitorPage {
         let text = javaScriptText(value) ?? "null"  // with its length: a NUL does not end it
         var results: [CapacitorResult] = []
         if !closed { for effect in bridge.reduce(.received(text)) { if let result = perform(effect) { results.append(result) } } }
+        if let onResult { for result in results { onResult(result) } }
         let answer = "[" + results.map(\.text).joined(separator: ",") + "]"
         let result = jsc_value_new_string(jsc_value_get_context(value), answer)
         webkit_script_message_reply_return_value(reply, result)
@@ -187,6 +190,7 @@ final class CapacitorPage {
     /// as an argument, never as script text.
     private func deliver(_ result: CapacitorResult) {
         environment.record(CapacitorLog.outbound(at: wallClockSeconds(), result: result))
+        onResult?(result)
         let dict = g_variant_dict_new(nil)
         g_variant_dict_insert_value(dict, "results", g_variant_new_string("[" + result.text + "]"))
         let arguments = g_variant_dict_end(dict)
