@@ -14,6 +14,13 @@ extension CapacitorCommand {
             return ExitCode.success
         }
         var launch = try launch(options)
+        // A person's run with a link of the app's while the app runs (the desktop entry's Exec):
+        // the running app takes the link.
+        if replay == nil, options.control == nil, !options.check, let link = options.openURL,
+           let scheme = CapacitorURL.scheme(of: link), launch.linkSchemes.contains(scheme),
+           let code = try CapacitorInstance.forward(link) {
+            return code
+        }
         let throwAway = replay.map { _ in NSTemporaryDirectory() + "hostshell-replay-\(UUID().uuidString)" }
         defer { if let throwAway { try? FileManager.default.removeItem(atPath: throwAway) } }
         if replay != nil {
@@ -56,8 +63,9 @@ extension CapacitorCommand {
                 }
             }
             environment.automation?.serve(view: { [weak app] in app?.page.view }, close: { g_main_loop_quit(loop) })
-            // A replay is not the app the desktop's links should reach.
+            // A replay (or a check) is not the app the desktop's links should reach.
             let instances = replay == nil ? CapacitorInstance.serve(app) : []
+            if replay == nil && !options.check { app.desktopEntry = CapacitorDesktopLinks.install(launch, command: desktopCommand(options, launch)) }
             defer {
                 server?.stop()
                 for instance in instances { instance.stop() }
@@ -90,5 +98,16 @@ extension CapacitorCommand {
             app.close()
             return .success(exitCode)
         }.get()
+    }
+
+    /// The arguments that run this same app again (for its desktop entry's `Exec`).
+    static func desktopCommand(_ options: Options, _ launch: CapacitorLaunch) -> [String] {
+        let here = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : here + "/" + path }
+        // No project, web directory or dev server given: the current directory is the project.
+        let project = options.project.map(absolute) ?? (options.webDir == nil && options.url == nil ? here : nil)
+        return CapacitorDesktopEntry.arguments(project: project, webDir: options.webDir.map(absolute), url: options.url, appId: launch.appId,
+                                               appName: options.appName, schemes: launch.linkSchemes, apnsEnvironment: options.apns.rawValue,
+                                               credentialStore: options.credentialStore, device: options.device.rawValue)
     }
 }

@@ -47,6 +47,8 @@ final class CapacitorApp: HostedApp {
     private var windowWatch: CapacitorWindowWatch?
     /// Who drives the App plugin's lifecycle: the window, until a control command does.
     var lifecycleSource = "window"
+    /// The desktop entry for its link schemes (`CapacitorDesktopLinks`), for `ctl state`.
+    var desktopEntry: JSONValue = .null
     /// Links the app was asked to open, newest last (for `ctl state`).
     var linksOpened: [String] = []
     let scheme: CapacitorScheme?
@@ -142,6 +144,7 @@ final class CapacitorApp: HostedApp {
         app["webDir"] = launch.webDir.map(JSONValue.string) ?? .null
         app["scheme"] = scheme?.json ?? .null
         app["kiosk"] = kiosk?.stateJSON ?? .null
+        app["desktopEntry"] = desktopEntry
         app["failuresInARow"] = .number(Double(loading.failuresInARow))
         var capacitor = page.json
         capacitor["lifecycleSource"] = .string(lifecycleSource)
