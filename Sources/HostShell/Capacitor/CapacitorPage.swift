@@ -48,8 +48,12 @@ final class CapacitorPage {
         var channel = ""
         for _ in 0..<4 { channel += String(UInt32.random(in: .min ... .max), radix: 16) }
         scripts = CapacitorScripts(origin: origin, headers: bridge.headers, channel: channel)
+        // The page owns this reference to its content manager and drops it in `disconnect`,
+        // after unregistering its handler: the web view holds its own.
         let manager = webkit_user_content_manager_new()!
+        LiveObjects.track(UnsafeMutableRawPointer(manager), as: .contentManager)
         web = WebPage(.own(session: session, automation: automation), manager: manager, trust: trust)
+        LiveObjects.track(UnsafeMutableRawPointer(web.view), as: .webView)
         for (source, world) in [(scripts.runtime, nil as String?), (scripts.relay, CapacitorScripts.worldName)] {
             let script: OpaquePointer? = if let world {
                 webkit_user_script_new_for_world(source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, world, nil, nil)
@@ -93,6 +97,7 @@ final class CapacitorPage {
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(web.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
         handlerId = 0
+        g_object_unref(UnsafeMutableRawPointer(web.manager))
     }
 
     /// Stops the bridge, the timers, the glue and every signal into this page.
