@@ -27,6 +27,12 @@ struct CapacitorHostCoreTests {
         #expect((try app.evalWhen("window.innerWidth > 390 && window.innerWidth") as? Int ?? 0) > 390, "wider than the phone it started as")
         #expect(try app.ctl("memory-pressure").status == 0)
         #expect(try app.ctl("tap", "media").status == 1, "a Studio command is refused, saying so")
+        // The app's one page is counted, and a reload makes no more WebKit objects.
+        _ = try app.state("objects.webViews=1", "objects.contentManagers=1")
+        #expect(try app.ctl("eval", "window.__beforeReload = true; true").status == 0)
+        #expect(try app.ctl("reload").status == 0)
+        #expect(try app.evalWhen("window.__test && window.__test.platform && !window.__beforeReload") as? Bool == true)
+        _ = try app.state("screen=page", "objects.webViews=1", "objects.contentManagers=1")
 
         _ = try CapacitorLiveTests.run(app, "window.__r = undefined; window.__test.App.getState().then((r) => { window.__r = r; })", until: "window.__r")
         var records: [[String: Any]] = []

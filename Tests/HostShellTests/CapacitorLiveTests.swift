@@ -132,6 +132,46 @@ struct CapacitorLiveTests {
         }
     }
 
+    @Test("convertFileSrc URLs: the app's own files are served, whole or a range; its profile, the user's files and links out of them are refused")
+    func localFiles() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let app = try RunningApp(home: home, arguments: [Self.project, "--allow-eval"], command: "capacitor")
+        defer { app.stop() }
+        let state = try app.state("screen=page", timeout: 60)
+        let data = try #require((state["app"] as? [String: Any])?["dataDirectory"] as? String)
+        let files = URL(fileURLWithPath: data).appendingPathComponent("files")
+        #expect(FileManager.default.fileExists(atPath: files.path), "the app's files directory is made at start")
+        let note = files.appendingPathComponent("note.txt").path
+        try "hello, local file".write(toFile: note, atomically: true, encoding: .utf8)
+        let record = URL(fileURLWithPath: data).appendingPathComponent("private.txt").path
+        try "a record of the host".write(toFile: record, atomically: true, encoding: .utf8)
+        let users = home.root.appendingPathComponent("user-file.txt").path
+        try "the user's own".write(toFile: users, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: files.appendingPathComponent("link.txt").path, withDestinationPath: users)
+        let asks: [(String, String?)] = [(note, nil), (note, "bytes=7-10"), ("file://" + note, nil), (note, "bytes=100-"),
+                                         (files.appendingPathComponent("missing.txt").path, nil), (record, nil), (users, nil),
+                                         (files.appendingPathComponent("link.txt").path, nil)]
+        let list = "[" + asks.map { "[\(Self.literal($0.0)), \($0.1.map(Self.literal) ?? "null")]" }.joined(separator: ",") + "]"
+        let answers = try Self.run(app, """
+            window.__lf = undefined; window.__get = (path, range) => fetch(Capacitor.convertFileSrc(path), range ? { headers: { Range: range } } : {}).then(async (r) => [r.status, r.headers.get('content-type'), r.headers.get('content-range'), await r.text()].join(' | ')); Promise.all(\(list).map(([p, r]) => window.__get(p, r))).then((a) => { window.__lf = JSON.stringify(a); }, (e) => { window.__lf = 'failed ' + e; })
+            """, until: "window.__lf")
+        let got = try #require(try JSONSerialization.jsonObject(with: Data((answers as? String ?? "").utf8)) as? [String], "\(String(describing: answers))")
+        try #require(got.count == asks.count, "\(got)")
+        #expect(got[0] == "200 | text/plain; charset=utf-8 |  | hello, local file")
+        #expect(got[1] == "206 | text/plain; charset=utf-8 | bytes 7-10/17 | loca")
+        #expect(got[2] == got[0], "a file:// URL is converted too")
+        #expect(got[3].hasPrefix("416 ") && got[3].contains("bytes */17"), "\(got[3])")
+        #expect(got[4].hasPrefix("404 ") && got[4].contains("No file at"), "\(got[4])")
+        for refused in got[5...] {
+            #expect(refused.hasPrefix("403 ") && refused.contains("outside the files this app may read"), "\(refused)")
+            #expect(!refused.contains("a record of the host") && !refused.contains("the user's own"))
+        }
+        let after = try app.state("app.scheme.localFiles=8")
+        let refusals = (((after["app"] as? [String: Any])?["scheme"] as? [String: Any])?["refused"] as? [String]) ?? []
+        #expect(refusals.filter { $0.contains("/_capacitor_file_/") }.count == 3, "\(refusals)")
+    }
+
     @Test("frames get no runtime, whatever their origin; cross-origin fetch to a loopback server works; console output is in the events and state")
     func framesFetchAndConsole() throws {
         let home = TemporaryHome()

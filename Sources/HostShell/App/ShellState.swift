@@ -24,7 +24,6 @@ enum ShellState {
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
         state["presentation"] = session.presentations.stateJSON
-        state["objects"] = LiveObjects.json
         if let kiosk = app.kiosk {
             var report = kiosk.stateJSON.objectValue ?? JSONObject()
             report["retry"] = session.loading.retry?.json ?? .null

@@ -25,8 +25,11 @@ enum CapacitorCommand {
           --app-name NAME         the name shown (overrides appName)
           --link-scheme SCHEME    a link scheme the app handles (repeatable; default: the last
                                   part of the app id, e.g. homesec for com.example.homesec):
-                                  hostshell open-url SCHEME://… reaches the running app
-          --open-url LINK         start with LINK as the launch URL (App.getLaunchUrl)
+                                  hostshell open-url SCHEME://… reaches the running app,
+                                  and so do the desktop's links (an entry is written to
+                                  $XDG_DATA_HOME/applications/APP-ID.desktop)
+          --open-url LINK         start with LINK as the launch URL (App.getLaunchUrl); when
+                                  the app already runs, hand it LINK instead
           --apns-environment sandbox|production
                                   what HomeSecDevice reports (default sandbox)
           --credential-store auto|secret-service|file

@@ -11,6 +11,16 @@ enum CommandCatalog {
     static let allowEval = OptionSpec("--allow-eval", "let ctl eval run scripts in the page (with --control)")
     static let bridgeLog = OptionSpec("--bridge-log", value: "FILE", "append every bridge message, both ways, to FILE as JSON lines")
 
+    /// What names a Capacitor app (`capacitor`, and `replay` of its log).
+    static let capacitorApp: [OptionSpec] = [
+        OptionSpec("--web-dir", value: "DIR", "serve DIR (overrides webDir)"),
+        OptionSpec("--url", value: "URL", "load a live dev server instead (as server.url)"),
+        OptionSpec("--app-id", value: "ID", "the bundle id (overrides appId; names the profile)"),
+        OptionSpec("--app-name", value: "NAME", "the name shown (overrides appName)"),
+        OptionSpec("--link-scheme", value: "SCHEME", "a link scheme the app handles (repeatable)"),
+        OptionSpec("--apns-environment", value: "sandbox|production", "what HomeSecDevice reports"),
+    ]
+
     /// The options of `open`; `kiosk` takes part of them.
     static let openOptions: [OptionSpec] = [
         device,
@@ -50,14 +60,8 @@ enum CommandCatalog {
                     options: openOptions),
         CommandSpec("capacitor", usage: ["capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]"],
                     summary: "Run a Capacitor app as its iOS shell does: its bundle from capacitor://localhost (or a dev\nserver), the Capacitor runtime and plugins, its own profile per app id.",
-                    options: [OptionSpec("--web-dir", value: "DIR", "serve DIR (overrides webDir)"),
-                              OptionSpec("--url", value: "URL", "load a live dev server instead (as server.url)"),
-                              OptionSpec("--app-id", value: "ID", "the bundle id (overrides appId; names the profile)"),
-                              OptionSpec("--app-name", value: "NAME", "the name shown (overrides appName)"),
-                              OptionSpec("--link-scheme", value: "SCHEME", "a link scheme the app handles (repeatable)"),
-                              OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL"),
-                              OptionSpec("--apns-environment", value: "sandbox|production", "what HomeSecDevice reports"),
-                              credentialStore, device,
+                    options: Array(capacitorApp.prefix(5)) + [OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL")]
+                        + capacitorApp.suffix(1) + [credentialStore, device,
                               OptionSpec("--inspector", "enable WebKit's web inspector"),
                               control, allowEval, bridgeLog,
                               OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
@@ -83,9 +87,11 @@ enum CommandCatalog {
                               OptionSpec("--image", value: "FILE", "scan: decode a QR code from a picture"),
                               OptionSpec("--cancel", "scan: cancel the open scan")],
                     checksOptions: false),
-        CommandSpec("replay", usage: ["replay LOG [SERVER-ID] [--device D] [--timeout S] [--verbose]"],
-                    summary: "Send a bridge log's Studio messages (open --bridge-log) again and report every reply\nthat differs from the recorded one.",
-                    options: [device, timeout, credentialStore, OptionSpec("--verbose", "print every reply, not only the differing ones")]),
+        CommandSpec("replay", usage: ["replay LOG [SERVER-ID] [--device D] [--timeout S] [--verbose]",
+                                      "replay LOG [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]"],
+                    summary: "Send a bridge log's messages again to a fresh run of its app and report every answer that\ndiffers from the recorded one: Studio's (open --bridge-log) to the saved server, a Capacitor\napp's plugin calls (capacitor --bridge-log) to the app, on a throw-away profile.",
+                    options: [device, timeout, credentialStore, OptionSpec("--verbose", "print every reply, not only the differing ones")]
+                        + capacitorApp),
         CommandSpec("serve", usage: ["serve --reference [OPTIONS]", "serve --homesec [OPTIONS]"],
                     summary: "Serve the reference Studio, or a HomeSec-like API, on loopback until interrupted.",
                     options: [OptionSpec("--reference", "the reference Studio"),

@@ -22,10 +22,14 @@ struct CapacitorLaunch {
     /// Schemes of links the app handles (`homesec` of `homesec://…`).
     let linkSchemes: [String]
 
+    /// A throw-away home for the profile instead of the user's data and cache directories
+    /// (`replay`: `ROOT/data/…` and `ROOT/cache/…`).
+    var profileRoot: String?
+
     /// The app's own profile: one per app id, under `hostshell/apps/`, apart from Studio's
     /// `hostshell/servers/`.
-    var dataDirectory: String { String(cString: g_get_user_data_dir()) + "/hostshell/apps/" + appId }
-    var cacheDirectory: String { String(cString: g_get_user_cache_dir()) + "/hostshell/apps/" + appId }
+    var dataDirectory: String { (profileRoot.map { $0 + "/data" } ?? String(cString: g_get_user_data_dir())) + "/hostshell/apps/" + appId }
+    var cacheDirectory: String { (profileRoot.map { $0 + "/cache" } ?? String(cString: g_get_user_cache_dir())) + "/hostshell/apps/" + appId }
 }
 
 /// A Capacitor app as the host core sees it (`HostedApp`): its window (a `HostWindow` with a
@@ -43,6 +47,8 @@ final class CapacitorApp: HostedApp {
     private var windowWatch: CapacitorWindowWatch?
     /// Who drives the App plugin's lifecycle: the window, until a control command does.
     var lifecycleSource = "window"
+    /// The desktop entry for its link schemes (`CapacitorDesktopLinks`), for `ctl state`.
+    var desktopEntry: JSONValue = .null
     /// Links the app was asked to open, newest last (for `ctl state`).
     var linksOpened: [String] = []
     let scheme: CapacitorScheme?
@@ -138,6 +144,7 @@ final class CapacitorApp: HostedApp {
         app["webDir"] = launch.webDir.map(JSONValue.string) ?? .null
         app["scheme"] = scheme?.json ?? .null
         app["kiosk"] = kiosk?.stateJSON ?? .null
+        app["desktopEntry"] = desktopEntry
         app["failuresInARow"] = .number(Double(loading.failuresInARow))
         var capacitor = page.json
         capacitor["lifecycleSource"] = .string(lifecycleSource)

@@ -34,6 +34,8 @@ final class CapacitorPage {
     private(set) var messagesReceived = 0
     /// Called as each message arrives (benchmarks time the gaps).
     var onMessageArrived: (() -> Void)?
+    /// Called with each result sent to the page, at once or later (`replay` compares them).
+    var onResult: ((CapacitorResult) -> Void)?
     private var closed = false
 
     var view: WebViewPointer { web.view }
@@ -46,8 +48,12 @@ final class CapacitorPage {
         var channel = ""
         for _ in 0..<4 { channel += String(UInt32.random(in: .min ... .max), radix: 16) }
         scripts = CapacitorScripts(origin: origin, headers: bridge.headers, channel: channel)
+        // The page owns this reference to its content manager and drops it in `disconnect`,
+        // after unregistering its handler: the web view holds its own.
         let manager = webkit_user_content_manager_new()!
+        LiveObjects.track(UnsafeMutableRawPointer(manager), as: .contentManager)
         web = WebPage(.own(session: session, automation: automation), manager: manager, trust: trust)
+        LiveObjects.track(UnsafeMutableRawPointer(web.view), as: .webView)
         for (source, world) in [(scripts.runtime, nil as String?), (scripts.relay, CapacitorScripts.worldName)] {
             let script: OpaquePointer? = if let world {
                 webkit_user_script_new_for_world(source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, world, nil, nil)
@@ -91,6 +97,7 @@ final class CapacitorPage {
         g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(web.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                              Unmanaged.passUnretained(self).toOpaque())
         handlerId = 0
+        g_object_unref(UnsafeMutableRawPointer(web.manager))
     }
 
     /// Stops the bridge, the timers, the glue and every signal into this page.
@@ -130,6 +137,7 @@ final class CapacitorPage {
         let text = javaScriptText(value) ?? "null"  // with its length: a NUL does not end it
         var results: [CapacitorResult] = []
         if !closed { for effect in bridge.reduce(.received(text)) { if let result = perform(effect) { results.append(result) } } }
+        if let onResult { for result in results { onResult(result) } }
         let answer = "[" + results.map(\.text).joined(separator: ",") + "]"
         let result = jsc_value_new_string(jsc_value_get_context(value), answer)
         webkit_script_message_reply_return_value(reply, result)
@@ -187,6 +195,7 @@ final class CapacitorPage {
     /// as an argument, never as script text.
     private func deliver(_ result: CapacitorResult) {
         environment.record(CapacitorLog.outbound(at: wallClockSeconds(), result: result))
+        onResult?(result)
         let dict = g_variant_dict_new(nil)
         g_variant_dict_insert_value(dict, "results", g_variant_new_string("[" + result.text + "]"))
         let arguments = g_variant_dict_end(dict)

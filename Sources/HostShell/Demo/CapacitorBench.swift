@@ -35,7 +35,7 @@ final class CapacitorBench {
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             do throws(UsageError) {
                 _ = try CapacitorSecretStores.choose(options.credentialStore)
-                let scheme = try CapacitorScheme.serve(scheme: launch.origin.scheme, host: launch.origin.host, webDir: dir)
+                guard let scheme = try CapacitorScheme.serve(launch) else { throw UsageError("bench capacitor needs a web directory") }
                 return .success(CapacitorBench().run(launch, scheme: scheme))
             } catch { return .failure(error) }
         }.get()

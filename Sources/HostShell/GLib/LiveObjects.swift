@@ -2,9 +2,9 @@ import BridgeRuntime
 import CGtk
 
 /// How many of the WebKit objects the app makes per page — web views and their content managers
-/// — are still alive, for `ctl state`'s `objects`. A page that is let go of must free both: a
-/// count that grows with every sheet or sign-in window is a leak (the soak and
-/// FuzzFindingsTests read it). Counted with a GObject weak reference on each: no ownership.
+/// — are still alive, for `ctl state`'s `objects` (any app's: Studio's pages and sign-in
+/// windows, a Capacitor app's page). A page that is let go of must free both: a count that
+/// grows with every sheet or sign-in window is a leak (the soak and FuzzFindingsTests read it). Counted with a GObject weak reference on each: no ownership.
 @MainActor
 enum LiveObjects {
     enum Kind: Int, CaseIterable {
@@ -25,6 +25,9 @@ enum LiveObjects {
             }
         }, UnsafeMutableRawPointer(bitPattern: kind.rawValue))
     }
+
+    /// How many of `kind` are alive now.
+    static func count(_ kind: Kind) -> Int { alive[kind] ?? 0 }
 
     static var json: JSONValue {
         .object(JSONObject(Kind.allCases.map { ($0.name, JSONValue.number(Double(alive[$0] ?? 0))) }))

@@ -19,7 +19,7 @@ protocol HostedApp: AnyObject {
     /// What the window shows (loading, the page, an error of a kind), decided in BridgeRuntime.
     var screen: Screen { get }
     /// The app's part of `ctl state`: its own keys (the core adds `screen`, `status`, `url`,
-    /// `rendering`, `external`, `permissions`).
+    /// `rendering`, `external`, `permissions`, `objects`).
     func stateMembers() -> JSONObject
     /// Carries out a control command that is not the core's (the core keeps `state`, `wait`,
     /// `events`, `snapshot`, `eval` of the main page, `resize` and `memory-pressure`), answering
@@ -41,6 +41,7 @@ enum HostState {
         state["rendering"] = app.environment.rendering?.json ?? .null
         state["external"] = app.environment.handoff.record.json
         state["permissions"] = app.mainWebPage.permissions.machine.json
+        state["objects"] = LiveObjects.json
         return .object(state)
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `hostshell replay` of a Capacitor app's bridge log: a short session of the reference app
+/// (`fixtures/capacitor/homesec-reference`) recorded with `capacitor --bridge-log`, then made
+/// again in a fresh run of the app and compared, answer by answer.
+@Suite("Capacitor replay: a recorded session of the reference app made again (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct CapacitorReplayLiveTests {
+    @Test("the recorded calls get the same answers again; a recorded answer that is not what the app answers now is a DIFF; Studio-only flags are refused")
+    func replay() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
+        let log = home.root.appendingPathComponent("capacitor-bridge.log")
+        let reference = try ReferenceCapacitorApp(home: home, extra: ["--bridge-log", log.path])
+        do {
+            defer { reference.stop() }
+            for (expression, ok) in [("referenceApp.plugins.HomeSecAuth.setServerBaseUrl({value: ' HTTP://127.0.0.1:9/ '})", true),
+                                     ("referenceApp.plugins.HomeSecAuth.getServerBaseUrl()", true),
+                                     ("referenceApp.plugins.HomeSecAuth.setAuthDisabledReady({value: true})", true),
+                                     ("referenceApp.plugins.HomeSecAuth.getAuthDisabledReady()", true),
+                                     ("referenceApp.plugins.HomeSecAuth.setServerBaseUrl({value: 'ftp://x'})", false),
+                                     ("referenceApp.plugins.HomeSecDevice.getRegistrationInfo()", true),
+                                     ("Capacitor.nativePromise('NoSuchPlugin', 'go', {})", false)] {
+                #expect(try reference.run(expression)["ok"] as? Bool == ok, "\(expression)")
+            }
+        }
+        let recorded = try String(contentsOf: log, encoding: .utf8)
+        #expect(recorded.contains(#""contract":"capacitor""#) && recorded.contains("getRegistrationInfo"))
+
+        let same = try HostShellBinary.run(["replay", log.path, ReferenceCapacitorApp.project, "--app-id", reference.appId, "--verbose"],
+                                           environment: home.environment)
+        #expect(same.status == 0, "\(same.stdout)\n\(same.stderr)")
+        // The app's boot (three getters, getLaunchUrl, two listeners) and the seven calls above.
+        let summary = same.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let counts = summary.split(separator: " ").compactMap { Int($0) }
+        #expect(summary.contains(" replayed: ") && summary.contains(" 0 differed") && counts.count >= 2 && counts[0] >= 13 && counts[0] == counts[1],
+                "\(same.stdout)")
+        #expect(same.stdout.contains("same line") && same.stdout.contains("HomeSecAuth.getServerBaseUrl") && same.stdout.contains("App.addListener"))
+        #expect(same.stderr.contains("owner-only file") && same.stderr.contains("throw-away profile"), "a replay keeps its entries in its own profile: \(same.stderr)")
+
+        // A recorded answer that is not the app's: the rejection's wording changed in the log.
+        let tampered = home.root.appendingPathComponent("tampered.log")
+        let changed = recorded.replacingOccurrences(of: "Invalid HomeSec server URL: ftp://x", with: "Invalid URL")
+        #expect(changed != recorded)
+        try changed.write(to: tampered, atomically: true, encoding: .utf8)
+        let differs = try HostShellBinary.run(["replay", tampered.path, ReferenceCapacitorApp.project, "--app-id", reference.appId],
+                                              environment: home.environment)
+        #expect(differs.status == 1, "\(differs.stdout)\n\(differs.stderr)")
+        #expect(differs.stdout.contains("HomeSecAuth.setServerBaseUrl") && differs.stdout.contains("DIFF line")
+                && differs.stdout.contains("Invalid HomeSec server URL: ftp://x") && differs.stdout.contains(" 1 differed"), "\(differs.stdout)")
+
+        let refused = try HostShellBinary.run(["replay", log.path, "--no-prewarm"], environment: home.environment)
+        #expect(refused.status == 2 && refused.stderr.contains("--no-prewarm"), "\(refused.stderr)")
+        let studioFlag = try HostShellBinary.run(["replay", log.path, "--credential-store", "secret-service"], environment: home.environment)
+        #expect(studioFlag.status == 2 && studioFlag.stderr.contains("Capacitor app's log does not take --credential-store"), "\(studioFlag.stderr)")
+    }
+}
