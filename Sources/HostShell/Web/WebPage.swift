@@ -36,6 +36,9 @@ final class WebPage {
     /// Whether this page runs in another page's web process (which closing it must not end).
     private let sharesProcess: Bool
     private var closed = false
+    /// Its owner let go of it (see `letGo`): every navigation, pop-up, permission and dialog it
+    /// asks for from now on is refused.
+    private(set) var lettingGo = false
     /// Opens a page of the server in a new window of the app (the policy's `.openWindow`);
     /// nil: such a page is handed to the desktop instead.
     var onOpenWindow: ((String) -> Void)?
@@ -84,6 +87,7 @@ final class WebPage {
         cgtk_connect_script_dialog(view, { _, dialog, data in
             let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated {
+                if page.lettingGo { return 1 }  // nothing is shown: the dialog ends at once, unanswered
                 guard let answer = page.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
                     return 0  // WebKit shows its own dialog
                 }
@@ -97,6 +101,18 @@ final class WebPage {
     isolated deinit {
         guard !closed else { return }  // after close the view may be gone: nothing to undo
         disconnect()
+    }
+
+    /// The owner let go of the page but keeps its document running, hidden, for a moment (a
+    /// sheet page until its replies have run): its observer hears nothing more, its questions
+    /// are withdrawn, its loading stops, and whatever it asks beyond its document is refused.
+    /// `close` ends it.
+    func letGo() {
+        guard !closed, !lettingGo else { return }
+        lettingGo = true
+        observer = nil
+        permissions.withdraw(page: self)
+        webkit_web_view_stop_loading(view)
     }
 
     /// Stops every signal into this page and its loading; ends its web process unless another
