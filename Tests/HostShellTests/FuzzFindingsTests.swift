@@ -125,6 +125,41 @@ struct FuzzFindingsTests {
         }
     }
 
+    @Test("a sheet dismissed while its page waits on WebKit's own dialog: the dialog ends, the page is released, main goes on")
+    func sheetWaitingOnDialog() throws {
+        try withApp { app, page in
+            _ = try page.run("""
+                window.__heard = []; window.__channel = new BroadcastChannel("asking"); window.__channel.onmessage = (e) => window.__heard.push(e.data);
+                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "presentation/open",
+                  payload: { presentationId: "asking", title: "Asking", path: "/__native/modal/screens/lobby-north/preview" } });
+                """)
+            _ = try app.state("presentation.shown.presentationId=\"asking\"", "presentation.shown.revealed=true", timeout: 60)
+            // The sheet page asks confirm() (WebKit shows its own dialog; the page's process, main's
+            // too, waits on it) right after a haptic, which tells the host it got that far.
+            let asked = try app.ctl("eval", "--sheet", """
+                const bc = window.__sheetChannel = new BroadcastChannel("asking");
+                setTimeout(() => {
+                  window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "system/haptic", payload: { feedback: "warning" } });
+                  bc.postMessage("confirm " + confirm("Leave?"));
+                }, 0);
+                true
+                """)
+            #expect(asked.status == 0, "\(asked.error)")
+            _ = try app.stateWhen("system.haptics.0")
+            #expect(try app.ctl("sheet-dismiss").status == 0)
+            // Letting go of the page ends its dialog as dismissed: its script goes on (and says
+            // so), main's page answers again, and the page is released.
+            let heard = try app.evalWhen("window.__heard.length ? window.__heard : null") as? [String]
+            #expect(heard == ["confirm false"], "\(heard ?? [])")
+            var objects: [String: Int] = [:]
+            let freed = waitUntil(timeout: 30) {
+                objects = app.currentState().flatMap { stateValue($0, "objects") as? [String: Int] } ?? [:]
+                return objects["webViews"] == 2 && objects["contentManagers"] == 2
+            }
+            #expect(freed, "the page let go of was not released: \(objects)")
+        }
+    }
+
     @Test("an open menu closes, reported dismissed, when an alert or a sheet comes up")
     func menusCloseForNewSurfaces() throws {
         try withApp { app, page in
