@@ -142,7 +142,9 @@ final class PresentationController {
         lettingGo[id] = page
     }
 
-    /// Drops a page let go of: its document ends.
+    /// Drops a page let go of: its document ends. (A script call WebKit still runs for it holds
+    /// the view until the call ends: one whose page's script is stuck for good — main's too, in
+    /// the same process — keeps it that long.)
     private func release(_ id: Int) {
         guard let page = lettingGo.removeValue(forKey: id) else { return }
         page.close()
