@@ -12,6 +12,12 @@ struct PresentationLifecycleTests {
     static func discarded(_ effects: [Life.Effect]) -> [Int] {
         effects.compactMap { if case .discardPage(let id) = $0 { id } else { nil } }
     }
+    static func released(_ effects: [Life.Effect]) -> [Int] {
+        effects.compactMap { if case .releasePage(let id) = $0 { id } else { nil } }
+    }
+    static func asked(_ effects: [Life.Effect]) -> [Int] {
+        effects.compactMap { if case .confirmRepliesRun(let id) = $0 { id } else { nil } }
+    }
     static func toSheet(_ effects: [Life.Effect]) -> [PageEvent] {
         effects.compactMap { if case .toSheet(let e) = $0 { e } else { nil } }
     }
@@ -163,6 +169,8 @@ struct PresentationLifecycleTests {
         var life = Self.prewarmed()
         let failed = life.reduce(.pageFailed(page: 1))
         #expect(Self.discarded(failed) == [1] && Self.made(failed).isEmpty, "no page is made in a process that is being replaced")
+        #expect(Self.released(failed) == [1] && Self.asked(failed).isEmpty, "its document died with its process: nothing is waited for")
+        #expect(life.lettingGo.isEmpty)
         #expect(Self.toMain(failed) == [.presentationAvailable(false)])
         #expect(life.reduce(.pageFailed(page: 1)).isEmpty, "an old page's report")
         #expect(Self.made(life.reduce(.mainReady(true))) == [2], "main said it is ready again: a fresh page")
@@ -227,8 +235,57 @@ struct PresentationLifecycleTests {
         update.dismissible = false
         #expect(life.reduce(.updated(update)) == [.applySize(.compact), .applyDismissible(false, navigation: nil)])
         let closed = life.reduce(.close)
-        #expect(Self.discarded(closed) == [1])
+        #expect(Self.discarded(closed) == [1] && Self.released(closed) == [1] && Self.asked(closed).isEmpty, "the session goes: its page goes now")
         #expect(life.timers.running.isEmpty && life.page == nil && life.shown == nil)
         #expect(life.reduce(.mainReady(true)).isEmpty, "nothing is made after close")
+    }
+
+    @Test("a page let go of is kept until it says its replies have run, or for letGoLimit at most, then released once")
+    func letGoUntilRepliesRun() {
+        var life = Self.showing()
+        let closed = life.reduce(.closeRequested(presentationId: "p1"))
+        #expect(Self.discarded(closed) == [1] && Self.asked(closed) == [1])
+        #expect(closed.contains(.timer(.start(.letGo(page: 1), after: Life.letGoLimit))))
+        #expect(Self.released(closed).isEmpty, "not before its replies have run")
+        #expect(life.lettingGo == [1])
+        #expect(Self.made(closed) == [2], "the next page is prewarmed meanwhile")
+        #expect(life.reduce(.repliesRun(page: 2)).isEmpty, "a page not let go of is not released")
+        #expect(life.reduce(.repliesRun(page: 1)) == [.releasePage(id: 1), .timer(.cancel(.letGo(page: 1)))])
+        #expect(life.lettingGo.isEmpty)
+        #expect(life.reduce(.repliesRun(page: 1)).isEmpty, "released once")
+        #expect(life.reduce(.timerFired(.letGo(page: 1))).isEmpty, "a stale limit")
+
+        // A page that never says so (its script stuck) is released at the limit; a late word is ignored.
+        var hung = Self.showing()
+        _ = hung.reduce(.dismissRequested)
+        #expect(hung.reduce(.timerFired(.letGo(page: 1))) == [.releasePage(id: 1)])
+        #expect(hung.lettingGo.isEmpty && !hung.timers.isRunning(.letGo(page: 1)))
+        #expect(hung.reduce(.repliesRun(page: 1)).isEmpty)
+    }
+
+    @Test("every page let go of waits for its replies (each on its own limit); a closing session releases them all at once")
+    func everyLetGoWaits() {
+        var life = Self.prewarmed()
+        let pressed = life.reduce(.memoryPressure)
+        #expect(Self.discarded(pressed) == [1] && Self.asked(pressed) == [1] && Self.released(pressed).isEmpty)
+        _ = life.reduce(.open(Self.request, now: 0))  // on demand meanwhile: page 2
+        let ended = life.reduce(.navigateRequested(presentationId: "p1", path: "/media"))
+        #expect(Self.discarded(ended) == [2] && Self.asked(ended) == [2])
+        #expect(life.lettingGo == [1, 2])
+        #expect(life.timers.isRunning(.letGo(page: 1)) && life.timers.isRunning(.letGo(page: 2)))
+        #expect(Self.released(life.reduce(.repliesRun(page: 2))) == [2])
+        #expect(life.timers.isRunning(.letGo(page: 1)), "the other page's limit runs on")
+
+        var slow = Life(prewarms: true)
+        _ = slow.reduce(.mainReady(true))
+        let late = slow.reduce(.timerFired(.ready))
+        #expect(Self.discarded(late) == [1] && Self.asked(late) == [1], "a page given up on waits too")
+        _ = slow.reduce(.pageReady(page: 2))
+        #expect(Self.asked(slow.reduce(.discardPrewarmed)) == [2], "so does one /login drops")
+        let closing = slow.reduce(.close)
+        #expect(Self.discarded(closing) == [3], "the page prewarmed after /login")
+        #expect(Self.released(closing) == [3, 1, 2] && Self.asked(closing).isEmpty)
+        #expect(slow.lettingGo.isEmpty && slow.timers.running.isEmpty)
+        #expect(slow.reduce(.repliesRun(page: 1)).isEmpty && slow.reduce(.timerFired(.letGo(page: 2))).isEmpty)
     }
 }

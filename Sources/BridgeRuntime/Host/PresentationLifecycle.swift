@@ -1,8 +1,9 @@
 /// The native presentations (sheets) of one main page, from prewarm to discard (CONTRACT.md §4
 /// "Presentations"), as one pure owner: when a sheet page is wanted, its 20 s ready limit, the
 /// pause after memory pressure, opening on demand, the shown sheet's header, size and
-/// dismissibility, every kind of dismissal and the discard that follows. The host makes and
-/// drops the sheet page and its widgets and passes page events on; it decides nothing.
+/// dismissibility, every kind of dismissal, the discard that follows, and how long a page let go
+/// of is kept for its replies. The host makes and drops the sheet page and its widgets and
+/// passes page events on; it decides nothing.
 public struct PresentationLifecycle: Sendable, Equatable {
     /// A sheet page that is not ready this long after it was made is given up on (§4).
     public static let readyTimeout = 20.0
@@ -11,12 +12,19 @@ public struct PresentationLifecycle: Sendable, Equatable {
     /// A sheet is revealed once Studio's paint of what it accepted was seen, or after this long
     /// without it (the page never paints): the loading mark does not stay for good.
     public static let paintWaitLimit = 2.0
+    /// A sheet page let go of is kept — hidden, its bridge closed — until it says the replies to
+    /// what it posted have reached it (a message it posted as the host let go is answered
+    /// `unavailable`, and it hears so), and this long at most: a page that never says so (its
+    /// script stuck) is released all the same.
+    public static let letGoLimit = 10.0
 
     public enum Timer: Hashable, Sendable {
         /// The sheet page being made must say `presentation/ready` before this fires.
         case ready
         /// Prewarming is paused after memory pressure.
         case pressurePause
+        /// Page `page`, let go of, is released when this fires if it has not said its replies ran.
+        case letGo(page: Int)
     }
 
     /// The sheet page the host keeps for this main page, by the id the host was given.
@@ -86,6 +94,9 @@ public struct PresentationLifecycle: Sendable, Equatable {
         case actionPressed(String)
         /// The sheet page's web process ended; main reports its readiness again afterwards.
         case pageFailed(page: Int)
+        /// Page `page`, let go of, said the replies to everything it posted have run in it — or
+        /// it could not be asked (its document is gone): nothing of it is waited for any more.
+        case repliesRun(page: Int)
         /// Main went to `/login` (a prewarmed page would carry the old sign-in), or the system is
         /// short of memory (pauses prewarming too).
         case discardPrewarmed
@@ -98,8 +109,16 @@ public struct PresentationLifecycle: Sendable, Equatable {
     public enum Effect: Sendable, Equatable {
         /// Make sheet page `id` (at `/__native/modal`, its sheet laid out at `size`, hidden).
         case makePage(id: Int, size: PresentationSize)
-        /// Drop sheet page `id` and its sheet.
+        /// Let go of sheet page `id`: its sheet goes, nothing of it shows or can be reached, its
+        /// bridge is closed (what it posts from now on is answered `unavailable` in the page) and
+        /// nothing it asks beyond its own document is allowed. Its document runs on until
+        /// `.releasePage`.
         case discardPage(id: Int)
+        /// Ask page `id`, let go of, to say (`.repliesRun`) once the replies to every message it
+        /// posted have run in it.
+        case confirmRepliesRun(page: Int)
+        /// Drop page `id`, let go of before: its web view and its document end.
+        case releasePage(id: Int)
         /// Show the sheet for the request, under the loading mark.
         case showSheet(PresentationOpen)
         /// Take the loading mark away once the page has painted what it accepted.
@@ -124,6 +143,8 @@ public struct PresentationLifecycle: Sendable, Equatable {
     public private(set) var availableToMain = false
     public private(set) var mainReady = false
     public private(set) var closed = false
+    /// Pages let go of and not yet released (kept until their replies have run in them).
+    public private(set) var lettingGo: Set<Int> = []
     /// The size the last sheet opened at: a new page waits laid out at it (sheets tend to repeat).
     public private(set) var lastSize = PresentationSize.full
     /// How long the last sheet took from open to Studio's paint, and whether it was prewarmed.
@@ -242,8 +263,12 @@ public struct PresentationLifecycle: Sendable, Equatable {
             // The sheet showing, if any, ends. The sheet page runs in main's web process, so
             // main's page has most likely died with it: a fresh page waits until main reports
             // that it is ready again (a page made now would start in a process being replaced).
+            // Its document died with the process: nothing of it is waited for.
             mainReady = false
-            return shown != nil ? dismiss() : discardPage()
+            return shown != nil ? dismiss(waiting: false) : discardPage(waiting: false)
+
+        case .repliesRun(let id):
+            return release(id)
 
         case .discardPrewarmed:
             return shown == nil ? discardPage() : []
@@ -257,6 +282,8 @@ public struct PresentationLifecycle: Sendable, Equatable {
             switch timer {
             case .pressurePause:
                 return []  // settle prewarms again
+            case .letGo(let id):
+                return release(id)
             case .ready:
                 guard page?.ready == false else { return [] }
                 if shown?.waitingForReady == true {
@@ -268,9 +295,11 @@ public struct PresentationLifecycle: Sendable, Equatable {
             }
 
         case .close:
+            // Nothing waits any more: every page goes now, with its document.
             closed = true
-            var effects = discardPage()
+            var effects = discardPage(waiting: false)
             shown = nil
+            for id in lettingGo.sorted() { effects += release(id) }
             effects += timers.cancelAll().map(Effect.timer)
             if availableToMain { availableToMain = false; effects.append(.toMain(.presentationAvailable(false))) }
             return effects
@@ -279,11 +308,11 @@ public struct PresentationLifecycle: Sendable, Equatable {
 
     /// Ends the shown sheet: dismissed to the sheet page (which withdraws what it had open),
     /// ended to main, and the used page discarded (settling prewarms a fresh one).
-    private mutating func dismiss() -> [Effect] {
+    private mutating func dismiss(waiting: Bool = true) -> [Effect] {
         guard let shown else { return [] }
         self.shown = nil
         return [.toSheet(.dismissPresentation(presentationId: shown.presentationId)),
-                .toMain(.presentationEnded(presentationId: shown.presentationId))] + discardPage()
+                .toMain(.presentationEnded(presentationId: shown.presentationId))] + discardPage(waiting: waiting)
     }
 
     private mutating func makePage() -> [Effect] {
@@ -292,10 +321,23 @@ public struct PresentationLifecycle: Sendable, Equatable {
         return [.makePage(id: nextPageId, size: lastSize), .timer(timers.start(.ready, after: Self.readyTimeout))]
     }
 
-    private mutating func discardPage() -> [Effect] {
+    /// Lets go of the page. `waiting`: it is kept until the replies to what it posted have run
+    /// in it (`letGoLimit` at most); otherwise (its document is gone, or the session is) it goes now.
+    private mutating func discardPage(waiting: Bool = true) -> [Effect] {
         guard let page else { return [] }
         self.page = nil
-        return [.discardPage(id: page.id)] + (timers.cancel(.ready).map { [Effect.timer($0)] } ?? [])
+        var effects: [Effect] = [.discardPage(id: page.id)] + (timers.cancel(.ready).map { [Effect.timer($0)] } ?? [])
+        guard waiting else { return effects + [.releasePage(id: page.id)] }
+        lettingGo.insert(page.id)
+        effects.append(.confirmRepliesRun(page: page.id))
+        effects.append(.timer(timers.start(.letGo(page: page.id), after: Self.letGoLimit)))
+        return effects
+    }
+
+    /// Drops page `id`, let go of before, once: its replies have run, or it waited long enough.
+    private mutating func release(_ id: Int) -> [Effect] {
+        guard lettingGo.remove(id) != nil else { return [] }
+        return [.releasePage(id: id)] + (timers.cancel(.letGo(page: id)).map { [Effect.timer($0)] } ?? [])
     }
 
     /// After every event: keep a prewarmed page while main wants one, drop it when main does

@@ -5,7 +5,8 @@ import CGtk
 /// WebKit view in main's web process and network session, at `/__native/modal`) and its
 /// in-window sheet, passes the pages' presentation effects and the person's presses to the
 /// machine, and runs its timers. Every rule — when to prewarm, the ready limit, the pause after
-/// memory pressure, what dismisses and what is reported — is the machine's.
+/// memory pressure, what dismisses and what is reported, how long a page let go of is kept for
+/// its replies — is the machine's.
 @MainActor
 final class PresentationController {
     private let main: StudioPage
@@ -21,6 +22,8 @@ final class PresentationController {
     private var sheetPage: StudioPage?
     private var pageId = 0
     private var layer: InWindowSheet?
+    /// Pages let go of, by id: hidden and unreachable, their bridge closed, until released.
+    private var lettingGo: [Int: StudioPage] = [:]
     /// Set while effects are carried out: an event they cause waits its turn (the machine is
     /// not re-entered from its own effects).
     private var performing = false
@@ -80,7 +83,10 @@ final class PresentationController {
     private func perform(_ effect: PresentationLifecycle.Effect) {
         switch effect {
         case .makePage(let id, let size): makePage(id: id, size: size)
-        case .discardPage(let id): if id == pageId { discardPage() }
+        case .discardPage(let id): if id == pageId { letGo(id) }
+        case .confirmRepliesRun(let id):
+            lettingGo[id]?.whenRepliesRun { [weak self] in self?.send(.repliesRun(page: id)) }
+        case .releasePage(let id): release(id)
         case .showSheet(let request):
             layer?.show(request)
             layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
@@ -125,16 +131,25 @@ final class PresentationController {
     }
 
 
-    /// Drops the sheet page and its sheet.
-    private func discardPage() {
+    /// Takes the sheet away and lets go of its page, which is kept until the machine releases it.
+    private func letGo(_ id: Int) {
         let page = sheetPage
         sheetPage = nil
         layer?.close()
         layer = nil
         guard let page else { return }
+        page.letGo()
+        lettingGo[id] = page
+    }
+
+    /// Drops a page let go of: its document ends. (A script call WebKit still runs for it holds
+    /// the view until the call ends: one whose page's script is stuck for good — main's too, in
+    /// the same process — keeps it that long.)
+    private func release(_ id: Int) {
+        guard let page = lettingGo.removeValue(forKey: id) else { return }
         page.close()
         // Let go of the view once WebKit has finished with this turn of the loop (the page may
-        // be discarded from inside one of its own signals).
+        // be released from inside one of its own signals).
         let view = UnsafeMutableRawPointer(page.view)
         MainLoop.after(milliseconds: 0) { g_object_unref(view) }
     }

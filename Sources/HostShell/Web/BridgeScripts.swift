@@ -7,7 +7,10 @@ import BridgeRuntime
 /// forwarding. Both are injected into the top frame only, so subframes get no handler at all.
 /// A message over `BridgeMessageSize.maxBytes` is refused as `malformed` by the shim and, for a
 /// page that dispatches the request event itself, by the relay, before it is copied across.
-/// Every constant is JSON-encoded into the script; no message content is ever part of a script.
+/// The relay counts the messages it forwarded whose replies the page has not yet been handed:
+/// `repliesRunCall` waits for there to be none (the host asks before it releases a page it let
+/// go of). Every constant is JSON-encoded into the script; no message content is ever part of a
+/// script.
 struct BridgeScripts {
     /// The isolated world that holds the real handler.
     static let worldName = "hostshell-bridge"
@@ -76,6 +79,14 @@ struct BridgeScripts {
             }
             return bytes;
           };
+          // Messages on their way whose replies the page has not been handed yet, and who waits
+          // for there to be none. Only this world sees them.
+          let unanswered = 0;
+          const waiting = [];
+          const settle = () => { if (unanswered === 0) for (const done of waiting.splice(0)) done(true); };
+          Object.defineProperty(window, \(literal(Self.repliesRunName)), {
+            value: () => new Promise((done) => { waiting.push(done); settle(); })
+          });
           window.addEventListener(\(request), async (event) => {
             // "SEQ:TEXT": the sequence number is read without touching the rest, which is
             // measured before it is copied to the host.
@@ -84,6 +95,7 @@ struct BridgeScripts {
             const colon = detail.slice(0, 17).indexOf(":");
             const seq = Number(detail.slice(0, colon));
             if (colon < 1 || !Number.isSafeInteger(seq)) return;
+            unanswered++;
             let reply = \(forbidden);
             if (window.top === window && location.origin === origin) {
               if (utf8Length(detail, colon + 1, \(maxBytes)) > \(maxBytes)) {
@@ -95,19 +107,29 @@ struct BridgeScripts {
                   const text = detail.slice(colon + 1);
                   const answer = await window.webkit.messageHandlers.\(Self.handlerName).postMessage(
                     typeof text.toWellFormed === "function" ? text.toWellFormed() : text);
-                  // A page the host has let go of (a discarded sheet page, still running for a
-                  // moment) gets no answer from WebKit: it is unavailable, never left hanging.
+                  // A page the host has let go of (a discarded sheet page, kept until its
+                  // replies have run) gets no reply, only WebKit's refusal: it is unavailable,
+                  // never left hanging.
                   reply = typeof answer === "string" ? answer : \(unavailable);
                 } catch (_) {
                   reply = \(unavailable);
                 }
               }
             }
+            // The page's promise resolves here: its callbacks run before anything this settles.
             window.dispatchEvent(new CustomEvent(\(response), { detail: JSON.stringify({ seq, reply: String(reply) }) }));
+            unanswered--;
+            settle();
           });
         })();
         """
     }
+
+    /// Where the relay's world keeps the wait for the replies on their way.
+    static let repliesRunName = "hostshellRepliesRun"
+    /// Run in `worldName`: resolves once every message the relay forwarded has its reply handed
+    /// to the page (and the page's callbacks waiting on those replies have run).
+    static let repliesRunCall = "return await window.\(repliesRunName)();"
 
     /// The call that delivers a host message: the message is an argument, never script text.
     static let receiverCall = """

@@ -83,6 +83,15 @@ final class StudioPage {
 
     /// Stops the bridge, the timers and every signal into this page; the caller drops the view.
     func close() {
+        letGo()
+        web.close()
+    }
+
+    /// Stops the bridge (what the page posts from now on is answered `unavailable` in it), the
+    /// timers and every event into the host, but leaves the document running, refused anything
+    /// beyond itself (`WebPage.letGo`), so the replies to what it posted still reach it. `close`
+    /// ends it.
+    func letGo() {
         guard !closed else { return }
         closed = true
         timers.cancelAll()
@@ -90,7 +99,13 @@ final class StudioPage {
         driver.performer = nil
         host = nil
         onMessageArrived = nil
-        web.close()
+        web.letGo()
+    }
+
+    /// Calls `done` once the replies to every message the page posted have run in it (or it
+    /// cannot tell: its document, or the bridge's, is gone). For a page let go of.
+    func whenRepliesRun(_ done: @escaping @MainActor () -> Void) {
+        web.callAsync(BridgeScripts.repliesRunCall, world: BridgeScripts.worldName) { _ in done() }
     }
 
     func load(_ uri: String) { web.load(uri) }

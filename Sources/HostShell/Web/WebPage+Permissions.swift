@@ -13,7 +13,9 @@ extension WebPage {
                 webkit_permission_request_deny(request)
                 return 1
             }
-            MainActor.assumeIsolated { page.permissions.ask(request!, kinds: kinds, from: page) }
+            MainActor.assumeIsolated {
+                if page.lettingGo { webkit_permission_request_deny(request) } else { page.permissions.ask(request!, kinds: kinds, from: page) }
+            }
             return 1
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         // navigator.permissions.query reports the remembered answers.

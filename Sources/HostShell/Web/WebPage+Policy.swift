@@ -41,6 +41,7 @@ extension WebPage {
     }
 
     private func popUp(_ action: OpaquePointer) {
+        guard !lettingGo else { return }
         guard let request = webkit_navigation_action_get_request(action), let raw = webkit_uri_request_get_uri(request) else { return }
         let facts = NavigationPolicy.Request(stage: .newWindow, url: String(cString: raw),
                                              userGesture: webkit_navigation_action_is_user_gesture(action) != 0,
@@ -52,6 +53,10 @@ extension WebPage {
 
     /// True when the decision was made here (stopped); false lets WebKit go on as it would.
     private func decide(_ decision: UnsafeMutablePointer<WebKitPolicyDecision>, _ type: WebKitPolicyDecisionType) -> Bool {
+        if lettingGo {  // a page let go of goes nowhere and hands nothing out
+            webkit_policy_decision_ignore(decision)
+            return true
+        }
         guard let request = Self.facts(OpaquePointer(decision), type) else { return false }
         let verdict = navigation.decide(request)
         if verdict.action == .load {

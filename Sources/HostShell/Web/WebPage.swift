@@ -36,6 +36,12 @@ final class WebPage {
     /// Whether this page runs in another page's web process (which closing it must not end).
     private let sharesProcess: Bool
     private var closed = false
+    /// Its owner let go of it (see `letGo`): every navigation, pop-up, permission and dialog it
+    /// asks for from now on is refused.
+    private(set) var lettingGo = false
+    /// The last dialog WebKit showed for the page's `alert`/`confirm`/`prompt`, kept so letting
+    /// go can end it: a script waiting on a dialog no one can see would never run again.
+    private var shownDialog: OpaquePointer?
     /// Opens a page of the server in a new window of the app (the policy's `.openWindow`);
     /// nil: such a page is handed to the desktop instead.
     var onOpenWindow: ((String) -> Void)?
@@ -84,7 +90,9 @@ final class WebPage {
         cgtk_connect_script_dialog(view, { _, dialog, data in
             let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated {
+                if page.lettingGo { return 1 }  // nothing is shown: the dialog ends at once, unanswered
                 guard let answer = page.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
+                    page.keep(dialog: dialog)
                     return 0  // WebKit shows its own dialog
                 }
                 webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
@@ -95,8 +103,28 @@ final class WebPage {
 
     /// A page dropped without `close` (a bug) still disconnects, so no signal reaches it freed.
     isolated deinit {
+        keep(dialog: nil)
         guard !closed else { return }  // after close the view may be gone: nothing to undo
         disconnect()
+    }
+
+    private func keep(dialog: OpaquePointer?) {
+        if let shownDialog { webkit_script_dialog_unref(shownDialog) }
+        shownDialog = dialog.map { webkit_script_dialog_ref($0) }
+    }
+
+    /// The owner let go of the page but keeps its document running, hidden, for a moment (a
+    /// sheet page until its replies have run): its observer hears nothing more, its questions
+    /// are withdrawn, its loading stops, and whatever it asks beyond its document is refused.
+    /// `close` ends it.
+    func letGo() {
+        guard !closed, !lettingGo else { return }
+        lettingGo = true
+        observer = nil
+        permissions.withdraw(page: self)
+        // A dialog still open is answered as if dismissed (nothing, once it was answered).
+        if let shownDialog { webkit_script_dialog_close(shownDialog) }
+        webkit_web_view_stop_loading(view)
     }
 
     /// Stops every signal into this page and its loading; ends its web process unless another
