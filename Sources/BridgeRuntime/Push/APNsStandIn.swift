@@ -266,10 +266,17 @@ public struct APNsStandIn: Sendable {
 
     /// The token part of `/3/device/{token}` (maybe empty), or nil for any other path.
     public static func deviceToken(inPath path: String) -> String? {
-        let prefix = "/3/device/"
-        guard path.hasPrefix(prefix) else { return nil }
-        let token = String(path[path.utf8.index(path.startIndex, offsetBy: prefix.utf8.count)...])
-        return APNsDeviceToken.allBytes(token) { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") } ? token : nil
+        let prefix: StaticString = "/3/device/"
+        func token(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            let start = prefix.utf8CodeUnitCount
+            guard bytes.count >= start else { return nil }
+            for index in 0..<start where bytes[index] != prefix.utf8Start[index] { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard !rest.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else { return nil }
+            return String(decoding: rest, as: UTF8.self)
+        }
+        if let found = path.utf8.withContiguousStorageIfAvailable(token) { return found }
+        return Array(path.utf8).withUnsafeBufferPointer(token)
     }
 
     /// 8-4-4-4-12 hex digits.

@@ -35,8 +35,9 @@ final class APNsService {
         let entropy = withUnsafeBytes(of: (ids.next(), ids.next())) { Array($0) }
         // Who here holds the token, asked once: its app and environment are checked as Apple
         // checks them, and a push for a token nobody here holds is not offered to the phones.
-        let holder = Self.token(of: request).flatMap { token in delivery.device(holding: token).map { (token, $0) } }
-        if let (token, device) = holder { standIn.learn(token: token, device: device) }
+        var holder: (token: String, device: APNsDevice)?
+        if let token = Self.token(of: request), let device = delivery.device(holding: token) { holder = (token, device) }
+        if let holder { standIn.learn(token: holder.token, device: holder.device) }
         let decision = standIn.decide(request, environment: environment, now: now, signatures: keys, entropy: entropy)
         if decision.delayMs > 0 {
             MainLoop.after(milliseconds: UInt32(decision.delayMs)) { reply(decision) }
@@ -59,7 +60,8 @@ final class APNsService {
     }
 
     /// The device token of `/3/device/{token}`, when it is one.
-    private static func token(of request: APNsRequest) -> String? {
-        APNsStandIn.deviceToken(inPath: request.path).flatMap { APNsDeviceToken.isWellFormed($0) ? $0 : nil }
+    private nonisolated static func token(of request: APNsRequest) -> String? {
+        guard let token = APNsStandIn.deviceToken(inPath: request.path), APNsDeviceToken.isWellFormed(token) else { return nil }
+        return token
     }
 }

@@ -111,23 +111,30 @@ final class H2Connection {
 
     private func flush() {
         while !outgoing.isEmpty && !closed {
-            var written = 0
-            if let ssl {
-                let result = outgoing.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
-                if result <= 0 {
-                    let error = SSL_get_error(ssl, result)
-                    ERR_clear_error()
-                    if error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ { watchWritable(); return }
-                    close(); return
-                }
-                written = Int(result)
-            } else {
-                written = outgoing.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if written < 0 && (errno == EAGAIN || errno == EINTR) { watchWritable(); return }
-                if written <= 0 { close(); return }
+            switch Self.write(outgoing, fd: fd, ssl: ssl) {
+            case .wrote(let written):
+                if written == outgoing.count { outgoing.removeAll(keepingCapacity: true) } else { outgoing.removeFirst(written) }
+            case .later: watchWritable(); return
+            case .failed: close(); return
             }
-            if written == outgoing.count { outgoing.removeAll(keepingCapacity: true) } else { outgoing.removeFirst(written) }
         }
+    }
+
+    enum WriteOutcome { case wrote(Int), later, failed }
+
+    /// One write of `bytes` to the socket or TLS. Nonisolated, so its buffer closures carry no
+    /// executor check (one per push otherwise).
+    nonisolated static func write(_ bytes: [UInt8], fd: Int32, ssl: OpaquePointer?) -> WriteOutcome {
+        if let ssl {
+            let result = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            guard result <= 0 else { return .wrote(Int(result)) }
+            let error = SSL_get_error(ssl, result)
+            ERR_clear_error()
+            return error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ ? .later : .failed
+        }
+        let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if written < 0 && (errno == EAGAIN || errno == EINTR) { return .later }
+        return written > 0 ? .wrote(written) : .failed
     }
 
     private func watchWritable() {
@@ -152,10 +159,16 @@ final class H2Connection {
 
     private func respond(_ id: Int32, _ decision: APNsDecision) {
         guard !closed, let session, let stream = streams.stream(session, id) else { return }
+        Self.submit(decision, stream: stream, id: id, session: session)
+        pump()  // outside a receive; inside one, readable() pumps once the whole read is taken
+    }
+
+    /// Submits the answer on its stream. Every name and value sits in one buffer, and the field
+    /// list on the stack (nghttp2 copies both while submitting); nonisolated, so its buffer
+    /// closures carry no executor check.
+    nonisolated static func submit(_ decision: APNsDecision, stream: H2Stream, id: Int32, session: OpaquePointer) {
         stream.response = decision.body
         let headers = decision.headers
-        // Every name and value in one buffer, and the field list on the stack (nghttp2 copies
-        // both while submitting): one allocation per answer.
         var storage: [UInt8] = []
         storage.reserveCapacity(64 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
         var spans: [(name: Range<Int>, value: Range<Int>)] = []
@@ -186,7 +199,6 @@ final class H2Connection {
                 }
             }
         }
-        pump()  // outside a receive; inside one, readable() pumps once the whole read is taken
     }
 
     func close() {
