@@ -171,13 +171,16 @@ final class H2Connection {
         let headers = decision.headers
         var storage: [UInt8] = []
         storage.reserveCapacity(64 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
-        var spans: [(name: Range<Int>, value: Range<Int>)] = []
+        var spans: [(name: Range<Int>, value: Range<Int>, flags: UInt8)] = []
         func add(_ name: String, _ value: String) {
             let nameStart = storage.count
             storage += name.utf8
             let valueStart = storage.count
             storage += value.utf8
-            spans.append((nameStart..<valueStart, valueStart..<storage.count))
+            // An apns-id is new in every answer: kept out of HPACK's table, where it would only
+            // push out entries that repeat.
+            let flags = name == "apns-id" ? NGHTTP2_NV_FLAG_NO_INDEX : NGHTTP2_NV_FLAG_NONE
+            spans.append((nameStart..<valueStart, valueStart..<storage.count, UInt8(flags.rawValue)))
         }
         spans.reserveCapacity(headers.count + 2)
         add(":status", String(decision.status))
@@ -187,7 +190,7 @@ final class H2Connection {
             withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: spans.count) { nva in
                 for (index, span) in spans.enumerated() {
                     nva[index] = nghttp2_nv(name: bytes.baseAddress! + span.name.lowerBound, value: bytes.baseAddress! + span.value.lowerBound,
-                                            namelen: span.name.count, valuelen: span.value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                                            namelen: span.name.count, valuelen: span.value.count, flags: span.flags)
                 }
                 if stream.response.isEmpty {
                     nghttp2_submit_response(session, id, nva.baseAddress, spans.count, nil)
