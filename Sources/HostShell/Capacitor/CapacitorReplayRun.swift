@@ -19,7 +19,10 @@ final class CapacitorReplayRun {
     }
 
     /// Call before `app.start()`: the page's results and screens are followed from its first load.
+    /// The app stays active and in the foreground throughout: the focus of a window on the
+    /// replay's display is not the recorded session's, and must not change `App.getState`.
     func start(timeout: Double) {
+        app.lifecycleSource = "replay"
         app.page.onResult = { [weak self] result in self?.apply(.answered(result.json)) }
         app.onScreenChanged = { [weak self] in self?.screenChanged() }
         apply(.start(readyWithin: timeout))
