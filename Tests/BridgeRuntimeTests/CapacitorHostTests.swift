@@ -174,4 +174,19 @@ struct CapacitorHostTests {
         let console = CapacitorLog.console(at: 1, level: "warn", message: "hi")
         #expect(try JSONParser.parse(console).objectValue?["level"] == "warn")
     }
+
+    @Test("log records: HomeSecAuth's API token, sent and read back under `value`, is never written; its server address is")
+    func logHidesAPIToken() throws {
+        let set = #"{"type":"message","callbackId":"7","pluginId":"HomeSecAuth","methodName":"setApiToken","options":{"value":"hsk_live_Zq81"}}"#
+        let got = CapacitorResult(callbackId: "8", pluginId: "HomeSecAuth", methodName: "getApiToken", outcome: .success(["value": "hsk_live_Zq81"]))
+        let lines = [CapacitorLog.inbound(at: 1, text: set, results: [got], latencyMicroseconds: 1), CapacitorLog.outbound(at: 2, result: got)]
+        for line in lines {
+            #expect(!line.contains("hsk_live_Zq81"), "\(line)")
+            #expect(line.contains(BridgeLog.redacted))
+        }
+        let none = CapacitorResult(callbackId: "9", pluginId: "HomeSecAuth", methodName: "getApiToken", outcome: .success(["value": .null]))
+        #expect(CapacitorLog.outbound(at: 3, result: none).contains(#""value":null"#), "no token is said as no token")
+        let url = CapacitorResult(callbackId: "10", pluginId: "HomeSecAuth", methodName: "getServerBaseUrl", outcome: .success(["value": "http://127.0.0.1:8000"]))
+        #expect(CapacitorLog.outbound(at: 4, result: url).contains("127.0.0.1:8000"), "the address is no secret")
+    }
 }

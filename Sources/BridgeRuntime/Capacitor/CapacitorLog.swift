@@ -4,15 +4,43 @@
 public enum CapacitorLog {
     /// A message the page posted and the results answered at once.
     public static func inbound(at time: Double, text: String, results: [CapacitorResult], latencyMicroseconds: Double) -> String {
-        let message = (try? JSONParser.parse(text)).map(BridgeLog.redact) ?? .string(String(String.UnicodeScalarView(text.unicodeScalars.prefix(BridgeLog.rawTextScalars))))
+        let message = (try? JSONParser.parse(text)).map(redactCall) ?? .string(String(String.UnicodeScalarView(text.unicodeScalars.prefix(BridgeLog.rawTextScalars))))
         return line(["t": .number(time), "contract": "capacitor", "dir": "page-to-host", "message": message,
-                     "results": .array(results.map { BridgeLog.redact($0.json) }),
+                     "results": .array(results.map(redact)),
                      "latencyUs": .number((latencyMicroseconds * 10).rounded() / 10)])
     }
 
     /// A result sent later (a host request answered, a listener's event).
     public static func outbound(at time: Double, result: CapacitorResult) -> String {
-        line(["t": .number(time), "contract": "capacitor", "dir": "host-to-page", "result": BridgeLog.redact(result.json)])
+        line(["t": .number(time), "contract": "capacitor", "dir": "host-to-page", "result": redact(result)])
+    }
+
+    /// Whether a plugin method's `value` is a secret (HomeSecAuth's API token): its name says
+    /// nothing a key-name rule could catch.
+    static func carriesSecretValue(plugin: String?, method: String?) -> Bool {
+        plugin == HomeSecAuth.pluginName && method.map(HomeSecAuth.secretValueMethods.contains) == true
+    }
+
+    /// `object[key]["value"]` replaced, when it holds something.
+    private static func hidingValue(in object: JSONObject, under key: String) -> JSONObject {
+        guard var inner = object[key]?.objectValue, let value = inner["value"], value != .null else { return object }
+        inner["value"] = .string(BridgeLog.redacted)
+        var out = object
+        out[key] = .object(inner)
+        return out
+    }
+
+    /// A call as the page posted it, redacted.
+    static func redactCall(_ message: JSONValue) -> JSONValue {
+        guard let object = message.objectValue,
+              carriesSecretValue(plugin: object["pluginId"]?.stringValue, method: object["methodName"]?.stringValue) else { return BridgeLog.redact(message) }
+        return BridgeLog.redact(.object(hidingValue(in: object, under: "options")))
+    }
+
+    /// A result, redacted.
+    static func redact(_ result: CapacitorResult) -> JSONValue {
+        guard carriesSecretValue(plugin: result.pluginId, method: result.methodName), let object = result.json.objectValue else { return BridgeLog.redact(result.json) }
+        return BridgeLog.redact(.object(hidingValue(in: object, under: "data")))
     }
 
     /// The page's console output.

@@ -27,6 +27,10 @@ public enum HomeSecAuth {
                                  "getApiToken", "setApiToken", "clearApiToken",
                                  "getAuthDisabledReady", "setAuthDisabledReady", "clearAuthDisabledReady"]
 
+    /// The methods whose `value` (the call's option or the answer's data) is the API token:
+    /// never written to a log or the event stream.
+    public static let secretValueMethods: Set<String> = ["getApiToken", "setApiToken"]
+
     public static let serverBaseUrlAccount = "server-base-url"
     public static let tokenPrefix = "api-token:"
     public static let readyPrefix = "auth-disabled-ready:"
