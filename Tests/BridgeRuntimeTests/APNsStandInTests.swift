@@ -52,6 +52,12 @@ struct APNsStandInTests {
         #expect(APNsStandIn.deviceToken(inPath: "/3/device/ab?x=1") == nil)
         #expect(APNsStandIn.deviceToken(inPath: "/3/devices/ab") == nil)
         #expect(APNsDeviceToken.lowercased("ABcd12") == "abcd12" && APNsDeviceToken.lowercased(Self.token) == Self.token)
+        let good = String(repeating: "0123456789abcdefABCDEF00", count: 3).prefix(64)
+        #expect(APNsDeviceToken.isWellFormed(String(good)))
+        for bad in [":", "g", "G", "@", "`", "/", " ", "é"] {
+            #expect(!APNsDeviceToken.isWellFormed(String(good.dropLast(bad.utf8.count)) + bad), "\(bad)")
+        }
+        #expect(!APNsDeviceToken.isWellFormed(String(good.dropLast())), "an odd count")
     }
 
     static func standIn(_ change: (inout APNsStandIn.Options) -> Void = { _ in }) -> APNsStandIn {

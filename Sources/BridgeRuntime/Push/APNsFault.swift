@@ -74,8 +74,17 @@ public enum APNsDeviceToken {
     /// An even number of hex digits (either case), within `APNsLimits.deviceTokenHexDigits`.
     public static func isWellFormed(_ text: String) -> Bool {
         let count = text.utf8.count
-        return APNsLimits.deviceTokenHexDigits.contains(count) && count % 2 == 0
-            && allBytes(text) { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+        guard APNsLimits.deviceTokenHexDigits.contains(count), count % 2 == 0 else { return false }
+        // Checked on every push: one pass over the bytes, no call per byte.
+        func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var bad = false
+            for byte in bytes {
+                let lower = byte | 0x20
+                bad = bad || !(byte &- 0x30 < 10 || lower &- 0x61 < 6)
+            }
+            return !bad
+        }
+        return text.utf8.withContiguousStorageIfAvailable(hex) ?? Array(text.utf8).withUnsafeBufferPointer(hex)
     }
 
     /// `text` with A–F in lower case, as tokens are compared (the same string when it has none).

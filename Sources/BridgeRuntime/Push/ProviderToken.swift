@@ -59,6 +59,9 @@ public struct ProviderTokenRules: Sendable {
     /// Apple checks a token once per key, so a value seen again skips parsing and ES256 (its
     /// age and the update rule are still checked every time). Dropped once expired.
     private var verified: [String: ProviderToken] = [:]
+    /// The last value taken, and its token: a provider sends one value for up to an hour, so
+    /// the next request is usually the same string — compared, not hashed.
+    private var last: (authorization: String, token: ProviderToken)?
     /// The most tokens kept verified at once; past it the expired ones go, then all.
     public static let verifiedCap = 256
 
@@ -74,8 +77,11 @@ public struct ProviderTokenRules: Sendable {
     public mutating func check(authorization: String?, now: Double, signatures: some SignatureCheck) -> (APNsReason?, ProviderToken?) {
         guard let authorization else { return (.missingProviderToken, nil) }
         let token: ProviderToken
-        if let known = verified[authorization] {
+        if let last, last.authorization == authorization {
+            token = last.token
+        } else if let known = verified[authorization] {
             token = known
+            last = (authorization, known)
         } else {
             guard !authorization.withoutSpacesAround.isEmpty else { return (.missingProviderToken, nil) }
             guard let read = ProviderToken(authorization: authorization) else { return (.invalidProviderToken, nil) }
@@ -88,6 +94,7 @@ public struct ProviderTokenRules: Sendable {
         if token.issuedAt > now + APNsLimits.providerTokenClockSkew { return (.invalidProviderToken, token) }
         if now - token.issuedAt > APNsLimits.providerTokenLifetime {
             verified[authorization] = nil
+            last = nil
             return (.expiredProviderToken, token)
         }
         // A token already taken for this key (its age was just checked): nothing to update.
