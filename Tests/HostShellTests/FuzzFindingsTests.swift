@@ -116,13 +116,19 @@ struct FuzzFindingsTests {
             #expect(heard.sorted() == ["after unavailable", "after unavailable", "after unavailable", "after unavailable",
                                        "after unavailable", "close ok"], "\(heard)")
             // Then it is released: main's page and the next sheet page are all that is left.
-            var objects: [String: Int] = [:]
-            let freed = waitUntil(timeout: 30) {
-                objects = app.currentState().flatMap { stateValue($0, "objects") as? [String: Int] } ?? [:]
-                return objects["webViews"] == 2 && objects["contentManagers"] == 2
-            }
-            #expect(freed, "the page let go of was not released: \(objects)")
+            Self.expectLetGoPageReleased(app)
         }
+    }
+
+    /// Waits until only main's page and the next sheet page are alive (web views and content
+    /// managers): the page the host let go of was released.
+    static func expectLetGoPageReleased(_ app: RunningApp) {
+        var objects: [String: Int] = [:]
+        let freed = waitUntil(timeout: 30) {
+            objects = app.currentState().flatMap { stateValue($0, "objects") as? [String: Int] } ?? [:]
+            return objects["webViews"] == 2 && objects["contentManagers"] == 2
+        }
+        #expect(freed, "the page let go of was not released: \(objects)")
     }
 
     @Test("a sheet dismissed while its page waits on WebKit's own dialog: the dialog ends, the page is released, main goes on")
@@ -151,12 +157,7 @@ struct FuzzFindingsTests {
             // so), main's page answers again, and the page is released.
             let heard = try app.evalWhen("window.__heard.length ? window.__heard : null") as? [String]
             #expect(heard == ["confirm false"], "\(heard ?? [])")
-            var objects: [String: Int] = [:]
-            let freed = waitUntil(timeout: 30) {
-                objects = app.currentState().flatMap { stateValue($0, "objects") as? [String: Int] } ?? [:]
-                return objects["webViews"] == 2 && objects["contentManagers"] == 2
-            }
-            #expect(freed, "the page let go of was not released: \(objects)")
+            Self.expectLetGoPageReleased(app)
         }
     }
 
