@@ -95,7 +95,7 @@ public enum APNsDeviceToken {
     /// Whether every UTF-8 byte of `text` passes — over its contiguous bytes where it has them
     /// (a token is checked on every push).
     @inline(__always)
-    public static func allBytes(_ text: String, _ test: (UInt8) -> Bool) -> Bool {
+    static func allBytes(_ text: String, _ test: (UInt8) -> Bool) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(test) } ?? text.utf8.allSatisfy(test)
     }
 }

@@ -28,11 +28,7 @@ enum ReplayCommand {
         let verbose = rest.contains("--verbose")
         rest.removeAll { $0 == "--verbose" }
         let text = String(decoding: try FileReading.bytes(path), as: UTF8.self)
-        let kind: BridgeLogKind
-        switch BridgeLogKind.detect(text) {
-        case .success(let detected): kind = detected
-        case .failure(let problem): throw UsageError("\(path): \(problem.message)")
-        }
+        let kind = try BridgeLogKind.detect(text).mapError { UsageError("\(path): \($0.message)") }.get()
         let allowed = kind == .capacitor ? capacitorFlags : ["--device", "--timeout", "--credential-store"]
         for flag in rest where flag.hasPrefix("-") && !allowed.contains(flag) {
             throw UsageError("replay of a \(kind == .capacitor ? "Capacitor app's" : "Studio") log does not take \(flag); \(usage)")
@@ -40,19 +36,11 @@ enum ReplayCommand {
         if !rest.contains("--timeout") { rest += ["--timeout", "60"] }
         switch kind {
         case .studio:
-            let records: [ReplayRecord]
-            switch ReplayRecord.parse(text) {
-            case .success(let parsed): records = parsed
-            case .failure(let problem): throw UsageError("\(path): \(problem.message)")
-            }
+            let records = try ReplayRecord.parse(text).mapError { UsageError("\(path): \($0.message)") }.get()
             guard !records.isEmpty else { throw UsageError("\(path) has no Studio-to-host messages to replay") }
             return try OpenCommand.run(rest, replay: (records, verbose))
         case .capacitor:
-            let calls: [CapacitorReplayCall]
-            switch CapacitorReplayCall.parse(text) {
-            case .success(let parsed): calls = parsed
-            case .failure(let problem): throw UsageError("\(path): \(problem.message)")
-            }
+            let calls = try CapacitorReplayCall.parse(text).mapError { UsageError("\(path): \($0.message)") }.get()
             guard !calls.isEmpty else { throw UsageError("\(path) has no plugin calls to replay") }
             return try CapacitorCommand.run(rest, replay: (calls, verbose))
         }

@@ -108,7 +108,6 @@ enum AppProfiles {
     static func all() -> [Profile] {
         DirectoryNames.of(root).filter { !$0.hasPrefix(".") }.compactMap(profile)
     }
-
 }
 
 /// A profile's inbox file (`PhoneInbox`): pushes kept while the app does not run.
