@@ -238,6 +238,30 @@ struct APNsStandInTests {
         }
     }
 
+    @Test("devices learned from pushes are bounded: past the limit the oldest is forgotten, given and re-learned ones stay")
+    func learnedDevicesBounded() {
+        func token(_ n: Int) -> String { String(repeating: "0", count: 64 - String(n, radix: 16).count) + String(n, radix: 16) }
+        var standIn = Self.standIn { $0.learnedDeviceLimit = 3 }
+        for n in 1...3 { #expect(Self.decide(Self.request(path: "/3/device/" + token(n)), &standIn).status == 200) }
+        #expect(Self.decide(Self.request(path: "/3/device/" + token(1), topic: "com.example.other"), &standIn).reason == .deviceTokenNotForTopic,
+                "within the limit a token keeps its app")
+        standIn.learn(token: token(2), device: APNsDevice(bundleID: Self.bundle, environment: .sandbox))  // known: not learned again
+        #expect(Self.decide(Self.request(path: "/3/device/" + token(4)), &standIn).status == 200)
+        #expect(standIn.devices.count == 3 && standIn.devices[token(1)] == nil, "the oldest is forgotten")
+        #expect(Self.decide(Self.request(path: "/3/device/" + token(1), topic: "com.example.other"), &standIn).status == 200,
+                "a forgotten token's next push is a first one")
+        #expect(standIn.devices[token(2)] == nil && standIn.devices.count == 3)
+
+        // A flood of new tokens leaves the table at the limit; a given device is never forgotten.
+        var strict = Self.standIn { $0.learnedDeviceLimit = 2; $0.devices = [Self.token: APNsDevice(bundleID: Self.bundle, environment: .sandbox)] }
+        for n in 1...5000 { strict.learn(token: token(n), device: APNsDevice(bundleID: Self.bundle, environment: .sandbox)) }
+        #expect(strict.devices.count == 3 && strict.devices[Self.token] != nil && strict.devices[token(5000)] != nil)
+        #expect(Self.decide(Self.request(), &strict).status == 200)
+        var flood = Self.standIn { $0.learnedDeviceLimit = 100 }
+        for n in 1...3000 { _ = Self.decide(Self.request(path: "/3/device/" + token(n)), &flood) }
+        #expect(flood.devices.count == 100 && flood.devices[token(3000)] != nil && flood.devices[token(2900)] == nil)
+    }
+
     @Test("faults: 410 with the time the token went, any reason for every push, slow answers, a seeded share")
     func faults() throws {
         func fault(_ text: String) throws -> APNsFault { try APNsFault.parse(text).get() }

@@ -4,10 +4,12 @@ import Testing
 /// The Hermes loop with real processes: the Hermes-like server's plugin → the Hermes gateway →
 /// the APNs stand-in, and the emulated phone driven through its control socket.
 @Suite("Hermes loop: hermes-server, hermes-gateway, apns serve and device hermes", .serialized)
-struct HermesLoopTests {
+final class HermesLoopTests {
     static let pruned = String(repeating: "2b", count: 32)
     let home = TemporaryHome()
     let socket = FileManager.default.temporaryDirectory.appendingPathComponent("hs-hermes-\(UUID().uuidString.prefix(8)).sock").path
+
+    deinit { home.remove() }
 
     @discardableResult
     func ctl(_ arguments: String...) throws -> (status: Int32, result: [String: Any], error: String) {

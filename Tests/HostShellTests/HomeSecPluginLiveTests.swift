@@ -55,8 +55,8 @@ struct HomeSecPluginLiveTests {
         let early = try Self.call(app, "HomeSecAuth", "setApiToken", #"{"value": "tok-0"}"#)
         #expect(early["ok"] as? Bool == false && early["code"] as? String == "HOMESEC_AUTH_STORAGE_ERROR")
         #expect(early["message"] as? String == "Set the HomeSec server URL before storing an API token.")
-        #expect(try Self.call(app, "HomeSecAuth", "setServerBaseUrl", #"{"value": " HTTP://192.168.1.10:8000/ "}"#)["ok"] as? Bool == true)
-        #expect(Self.value(try Self.call(app, "HomeSecAuth", "getServerBaseUrl")) as? String == "http://192.168.1.10:8000")
+        #expect(try Self.call(app, "HomeSecAuth", "setServerBaseUrl", #"{"value": " HTTP://127.0.0.10:8000/ "}"#)["ok"] as? Bool == true)
+        #expect(Self.value(try Self.call(app, "HomeSecAuth", "getServerBaseUrl")) as? String == "http://127.0.0.10:8000")
         #expect(try Self.call(app, "HomeSecAuth", "setApiToken", #"{"value": "tok-1"}"#)["ok"] as? Bool == true)
         #expect(Self.value(try Self.call(app, "HomeSecAuth", "getApiToken")) as? String == "tok-1")
         let missing = try Self.call(app, "HomeSecAuth", "setApiToken", #"{"value": "  "}"#)
@@ -67,7 +67,7 @@ struct HomeSecPluginLiveTests {
         // ctl state: the store and the entries' names, never a value.
         let state = try app.state("capacitor.plugins.HomeSecAuth.store=\"\(store)\"")
         let stateText = String(decoding: try JSONSerialization.data(withJSONObject: state, options: .withoutEscapingSlashes), as: UTF8.self)
-        #expect(stateText.contains("api-token:http://192.168.1.10:8000") && !stateText.contains("tok-1"), "names only")
+        #expect(stateText.contains("api-token:http://127.0.0.10:8000") && !stateText.contains("tok-1"), "names only")
 
         let dataDirectory = Self.dataDirectory(home, appId)
         let file = dataDirectory.appendingPathComponent("homesec-secrets.json")
@@ -76,7 +76,7 @@ struct HomeSecPluginLiveTests {
             #expect(mode == 0o600)
         } else {
             #expect(!FileManager.default.fileExists(atPath: file.path), "the Secret Service holds them, not a file")
-            let lookup = try Shell.run("/usr/bin/secret-tool", ["lookup", "service", "homesec", "app", appId, "account", "api-token:http://192.168.1.10:8000"])
+            let lookup = try Shell.run("/usr/bin/secret-tool", ["lookup", "service", "homesec", "app", appId, "account", "api-token:http://127.0.0.10:8000"])
             #expect(lookup.trimmingCharacters(in: .newlines) == "tok-1")
         }
 
@@ -87,7 +87,7 @@ struct HomeSecPluginLiveTests {
         let restarted = try app.state("capacitor.plugins.HomeSecAuth.store=\"\(store)\"")
         let names = ((restarted["capacitor"] as? [String: Any]).flatMap { $0["plugins"] as? [String: Any] }
             .flatMap { $0["HomeSecAuth"] as? [String: Any] })?["entries"] as? [String]
-        #expect(names?.sorted() == ["api-token:http://192.168.1.10:8000", "server-base-url"], "the stored names, before any call")
+        #expect(names?.sorted() == ["api-token:http://127.0.0.10:8000", "server-base-url"], "the stored names, before any call")
         #expect(Self.value(try Self.call(app, "HomeSecAuth", "getApiToken")) as? String == "tok-1")
         #expect(try Self.call(app, "HomeSecAuth", "setAuthDisabledReady", #"{"value": true}"#)["ok"] as? Bool == true)
         #expect(Self.value(try Self.call(app, "HomeSecAuth", "getAuthDisabledReady")) as? Bool == true)
@@ -108,7 +108,7 @@ struct HomeSecPluginLiveTests {
         try Data("{\"entries\": [".utf8).write(to: file)
         let app = try Self.start(home, appId: appId, ["--credential-store", "file"])
         defer { app.stop() }
-        let answer = try Self.call(app, "HomeSecAuth", "setServerBaseUrl", #"{"value": "http://10.0.0.2"}"#)
+        let answer = try Self.call(app, "HomeSecAuth", "setServerBaseUrl", #"{"value": "http://127.0.0.2"}"#)
         #expect(answer["code"] as? String == "HOMESEC_AUTH_STORAGE_ERROR")
         #expect((answer["message"] as? String)?.contains("is damaged") == true, "\(answer)")
         #expect(try Data(contentsOf: file) == Data("{\"entries\": [".utf8), "nothing lost")

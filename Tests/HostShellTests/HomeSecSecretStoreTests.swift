@@ -11,6 +11,12 @@ struct HomeSecSecretStoreTests {
     /// A fresh app data directory (not created: the store makes it, owner-only).
     static func directory() -> String { NSTemporaryDirectory() + "homesec-glue-\(UUID().uuidString)/apps/x" }
 
+    /// Removes what `directory()` made, from its top folder down.
+    static func remove(_ dir: String) {
+        let top = dir.components(separatedBy: "/apps/x").first ?? dir
+        try? FileManager.default.removeItem(atPath: top)
+    }
+
     static func mode(_ path: String) throws -> Int {
         try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
@@ -25,21 +31,21 @@ struct HomeSecSecretStoreTests {
     @Test("file store: owner-only file in an owner-only directory, replaced whole (new inode, no temporary left), entries round-trip")
     func fileStore() throws {
         let dir = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { Self.remove(dir) }
         let store = HomeSecSecretStore(kind: .file, app: "x", dataDirectory: dir)
         #expect(try store.read("server-base-url") == nil, "no file: no entry")
         #expect(try store.accounts().isEmpty)
         try store.delete("nothing")  // deleting what is not there is no failure
         #expect(!FileManager.default.fileExists(atPath: store.path), "nothing written for a delete of nothing")
 
-        try store.write("server-base-url", "http://192.168.1.10:8000")
+        try store.write("server-base-url", "http://127.0.0.10:8000")
         #expect(try Self.mode(store.path) == 0o600)
         #expect(try Self.mode(dir) == 0o700)
         let first = try Self.inode(store.path)
-        try store.write("api-token:http://192.168.1.10:8000", "tok\"en\n\u{1F512}")
+        try store.write("api-token:http://127.0.0.10:8000", "tok\"en\n\u{1F512}")
         #expect(try Self.inode(store.path) != first, "a write replaces the file by rename, never in place")
-        #expect(try store.read("api-token:http://192.168.1.10:8000") == "tok\"en\n\u{1F512}")
-        #expect(try store.accounts().sorted() == ["api-token:http://192.168.1.10:8000", "server-base-url"])
+        #expect(try store.read("api-token:http://127.0.0.10:8000") == "tok\"en\n\u{1F512}")
+        #expect(try store.accounts().sorted() == ["api-token:http://127.0.0.10:8000", "server-base-url"])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0 != HomeSecSecretStore.fileName }
         #expect(leftovers.isEmpty, "no temporary file left: \(leftovers)")
         try store.delete("server-base-url")
@@ -51,7 +57,7 @@ struct HomeSecSecretStoreTests {
           arguments: ["{not json", "[]", #"{"entries": {"server-base-url": 7}}"#, #"{"other": {}}"#, "\u{FF}\u{FE}"])
     func damagedFile(_ content: String) throws {
         let dir = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { Self.remove(dir) }
         let store = HomeSecSecretStore(kind: .file, app: "x", dataDirectory: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let bytes = content == "\u{FF}\u{FE}" ? Data([0xFF, 0xFE, 0x00]) : Data(content.utf8)
@@ -76,7 +82,7 @@ struct HomeSecSecretStoreTests {
     @Test("HomeSecAuth's rules on the real file store: per-URL token, a changed URL drops the old token, clear clears both")
     func rulesOnFile() throws {
         let dir = Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { Self.remove(dir) }
         let store = HomeSecSecretStore(kind: .file, app: "x", dataDirectory: dir)
         try Self.exerciseRules(store)
     }
@@ -111,18 +117,18 @@ struct HomeSecSecretStoreTests {
         let store = HomeSecSecretStore(kind: .secretService, app: one, dataDirectory: dir)
         let other = HomeSecSecretStore(kind: .secretService, app: two, dataDirectory: dir)
         try Self.exerciseRules(store)
-        try store.write("server-base-url", "http://10.0.0.2")
-        try store.write("api-token:http://10.0.0.2", "tok-a")
-        try other.write("server-base-url", "http://10.0.0.3")
-        #expect(try store.read("api-token:http://10.0.0.2") == "tok-a")
-        #expect(try other.read("api-token:http://10.0.0.2") == nil)
-        #expect(try store.accounts().sorted() == ["api-token:http://10.0.0.2", "server-base-url"])
+        try store.write("server-base-url", "http://127.0.0.2")
+        try store.write("api-token:http://127.0.0.2", "tok-a")
+        try other.write("server-base-url", "http://127.0.0.3")
+        #expect(try store.read("api-token:http://127.0.0.2") == "tok-a")
+        #expect(try other.read("api-token:http://127.0.0.2") == nil)
+        #expect(try store.accounts().sorted() == ["api-token:http://127.0.0.2", "server-base-url"])
         #expect(try other.accounts() == ["server-base-url"])
-        let lookup = try Shell.run("/usr/bin/secret-tool", ["lookup", "service", "homesec", "app", one, "account", "api-token:http://10.0.0.2"])
+        let lookup = try Shell.run("/usr/bin/secret-tool", ["lookup", "service", "homesec", "app", one, "account", "api-token:http://127.0.0.2"])
         #expect(lookup.trimmingCharacters(in: .newlines) == "tok-a", "the keyring holds it under service homesec")
         #expect(!FileManager.default.fileExists(atPath: dir), "nothing written to files")
-        try store.delete("api-token:http://10.0.0.2")
-        #expect(try store.read("api-token:http://10.0.0.2") == nil)
+        try store.delete("api-token:http://127.0.0.2")
+        #expect(try store.read("api-token:http://127.0.0.2") == nil)
     }
 
     @Test("--credential-store: file always; a bad word says what it takes")

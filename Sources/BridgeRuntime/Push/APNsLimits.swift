@@ -20,4 +20,8 @@ public enum APNsLimits {
     public static let deviceTokenHexDigits = 64...200
     /// The stand-in's cap on a request body it reads at all (far above any payload limit).
     public static let requestBodyCap = 64 * 1024
+    /// How many devices the stand-in remembers from their pushes (not the ones it was given);
+    /// past it, the one learned longest ago is forgotten, so a flood of random tokens cannot grow
+    /// it without end. A forgotten token's next push is taken as a first one.
+    public static let learnedDevices = 100_000
 }

@@ -122,6 +122,8 @@ public struct APNsStandIn: Sendable {
         public var faults: [APNsFault] = []
         public var seed: UInt64 = 0
         public var tokenUpdateInterval = APNsLimits.providerTokenUpdateInterval
+        /// How many devices learned from pushes or phones are kept (given ones always are).
+        public var learnedDeviceLimit = APNsLimits.learnedDevices
         public init(teamID: String, keyIDs: Set<String>) {
             self.teamID = teamID
             self.keyIDs = keyIDs
@@ -135,6 +137,9 @@ public struct APNsStandIn: Sendable {
     private var tokens: ProviderTokenRules
     /// Devices by token (lower-case hex): given ones, and ones learned from their first push.
     public private(set) var devices: [String: APNsDevice]
+    /// The learned tokens, oldest first from `learnedStart`: which one to forget at the limit.
+    private var learnedOrder: [String] = []
+    private var learnedStart = 0
     private var generator: SeededGenerator
 
     public init(options: Options, now: Double) {
@@ -149,7 +154,25 @@ public struct APNsStandIn: Sendable {
     /// pushes are then checked against its app and environment as Apple does.
     public mutating func learn(token: String, device: APNsDevice) {
         let key = APNsDeviceToken.lowercased(token)
-        if devices[key] != device { devices[key] = device }
+        guard let known = devices[key] else { return remember(key, device) }
+        if known != device { devices[key] = device }
+    }
+
+    /// Keeps a device learned now, forgetting the one learned longest ago past the limit.
+    private mutating func remember(_ key: String, _ device: APNsDevice) {
+        devices[key] = device
+        guard options.devices[key] == nil else { return }
+        learnedOrder.append(key)
+        while learnedOrder.count - learnedStart > max(options.learnedDeviceLimit, 0) {
+            let oldest = learnedOrder[learnedStart]
+            learnedStart += 1
+            devices[oldest] = nil
+        }
+        // Drop the forgotten head once it is most of the array, so the array stays near the limit.
+        if learnedStart > 1024, learnedStart * 2 > learnedOrder.count {
+            learnedOrder.removeFirst(learnedStart)
+            learnedStart = 0
+        }
     }
 
     /// The headers Apple reads, each at most once: the first of each, and whether any came twice.
@@ -257,7 +280,7 @@ public struct APNsStandIn: Sendable {
             }
         }
 
-        if known == nil { devices[device] = APNsDevice(bundleID: bundleID, environment: environment) }
+        if known == nil { remember(device, APNsDevice(bundleID: bundleID, environment: environment)) }
         decision.accepted = AcceptedPush(token: device, environment: environment, topic: topic, bundleID: bundleID,
                                          pushType: pushType, priority: priority, collapseID: collapseID,
                                          expiration: expiration, apnsID: apnsID, payload: request.body, time: now)
