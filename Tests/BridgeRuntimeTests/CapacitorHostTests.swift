@@ -129,6 +129,28 @@ struct CapacitorHostTests {
         #expect(machine.reduce(.processEnded(.crashed, at: 100)) == [.reload], "a crash long after is reloaded again")
     }
 
+    @Test("a hung web process is ended after the limit and the app loaded again; answering again cancels it")
+    func hungProcess() {
+        var machine = CapacitorLoading(appName: "HomeSec")
+        _ = machine.reduce(.committed(status: 0, uri: "capacitor://localhost/"))
+        _ = machine.reduce(.finished)
+        #expect(machine.reduce(.processResponsive(false)) == [.timer(.start(.unresponsive, after: LoadingPolicy.unresponsiveLimit))])
+        #expect(machine.reduce(.processResponsive(true)) == [.timer(.cancel(.unresponsive))])
+        _ = machine.reduce(.processResponsive(false))
+        #expect(machine.reduce(.timerFired(.unresponsive)) == [.endWebProcess])
+        #expect(machine.reduce(.timerFired(.unresponsive)) == [], "fired once")
+        #expect(machine.reduce(.processEnded(.terminatedByHost, at: 0)) == [.reload])
+        #expect(machine.screen == .loading("HomeSec stopped responding; loading it again…"))
+        _ = machine.reduce(.finished)
+        #expect(machine.reduce(.processEnded(.crashed, at: 1)) == [.reload] && machine.screen == .loading("Loading HomeSec again…"), "a crash is a crash")
+        _ = machine.reduce(.processResponsive(false))
+        _ = machine.reduce(.timerFired(.unresponsive))
+        #expect(machine.reduce(.processEnded(.terminatedByHost, at: 2)) == [])
+        #expect(machine.screen.statusJSON.objectValue?["kind"] == "keepsCrashing")
+        guard case .error(let error) = machine.screen else { Issue.record("no error screen"); return }
+        #expect(error.detail.contains("stopped responding"))
+    }
+
     @Test("a kiosk retries an error screen after the backoff's pause; the page resets it")
     func kioskRetry() {
         var machine = CapacitorLoading(appName: "HomeSec", kiosk: true)

@@ -195,6 +195,48 @@ struct LoadingMachineTests {
         #expect(machine.reduce(.webProcessEnded(.crashed, at: 21)) == [], "nothing to reload behind the error screen")
     }
 
+    @Test("a hung web process: ended after the limit unless it answers again; its end reloads, and one that hangs every time stops on the error screen")
+    func hungProcess() throws {
+        var machine = Self.revealed()
+        let limit = LoadingPolicy.unresponsiveLimit
+        #expect(machine.reduce(.webProcessResponsive(false)) == [.timer(.start(.unresponsive, after: limit))])
+        #expect(machine.reduce(.webProcessResponsive(false)) == [], "one timer, not restarted")
+        #expect(machine.reduce(.webProcessResponsive(true)) == [.timer(.cancel(.unresponsive))], "it answered again: nothing ended")
+        #expect(machine.reduce(.timerFired(.unresponsive)) == [], "a stale fire ends nothing")
+        #expect(machine.reduce(.webProcessResponsive(true)) == [], "responsive while nothing runs")
+
+        for (hang, time) in [(1, 0.0), (2, 20.0)] {
+            _ = machine.reduce(.webProcessResponsive(false))
+            #expect(machine.reduce(.timerFired(.unresponsive)) == [.endWebProcess], "hang \(hang)")
+            #expect(machine.hang.endingHungProcess && machine.reduce(.webProcessResponsive(false)) == [], "no second timer while it ends")
+            // WebKit reports the end the host asked for as ended by the app: the machine knows why.
+            #expect(machine.reduce(.webProcessEnded(.terminatedByHost, at: time)) == [.show(.loading("Studio stopped responding; reloading…")), .reload])
+            #expect(!machine.hang.endingHungProcess && !machine.timers.isRunning(.unresponsive))
+            _ = machine.reduce(.loadCommitted(status: 200, uri: Self.origin))
+            _ = machine.reduce(.catalogArrived)
+            _ = machine.reduce(.loadFinished)
+        }
+        _ = machine.reduce(.webProcessResponsive(false))
+        _ = machine.reduce(.timerFired(.unresponsive))
+        let error = try #require(Self.shownError(machine.reduce(.webProcessEnded(.terminatedByHost, at: 25))))
+        #expect(error.kind == .keepsCrashing && error.detail.contains("stopped responding"))
+        #expect(machine.hang.ended == 3)
+
+        // A crash while the limit runs: a crash, and the new process's timer is not the old one's.
+        var crashed = Self.revealed()
+        _ = crashed.reduce(.webProcessResponsive(false))
+        #expect(crashed.reduce(.webProcessEnded(.crashed, at: 0)) == [.timer(.cancel(.unresponsive)), .show(.loading("Studio stopped unexpectedly; reloading…")), .reload])
+        // Behind an error screen a hung process is still ended (a Retry would load into it), without a reload.
+        var failed = Self.committed(500)
+        _ = failed.reduce(.loadFinished)
+        _ = failed.reduce(.webProcessResponsive(false))
+        #expect(failed.reduce(.timerFired(.unresponsive)) == [.endWebProcess])
+        #expect(failed.reduce(.webProcessEnded(.terminatedByHost, at: 0)) == [])
+        var closed = Self.revealed()
+        _ = closed.reduce(.webProcessResponsive(false))
+        #expect(closed.reduce(.closed) == [.timer(.cancel(.unresponsive))] && closed.reduce(.timerFired(.unresponsive)) == [])
+    }
+
     @Test("deaths older than 30 s are forgotten")
     func oldDeathsForgotten() {
         var machine = Self.revealed()

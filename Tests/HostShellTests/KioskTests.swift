@@ -20,7 +20,8 @@ struct KioskTests {
         defer { server.stop() }
         let app = try Self.start(server, home: home)
         defer { app.stop() }
-        let ready = try app.state("screen=page", "negotiated=true", "frontendReady=false", "navigation.kind=none", "kiosk.chrome=false", "kiosk.fullscreen=true")
+        let ready = try app.state("screen=page", "negotiated=true", "frontendReady=false", "navigation.kind=none", "kiosk.chrome=false", "kiosk.fullscreen=true",
+                                  "webProcess.responsive=true", "webProcess.hungEnded=0")
         #expect((ready["hostCapabilities"] as? [String])?.contains("nativeNavigation") == false)
         #expect(try app.ctl("eval", #"getComputedStyle(document.getElementById("sidebar")).display !== "none""#).result as? Bool == true,
                 "Studio shows its own navigation")

@@ -29,7 +29,11 @@ public struct WindowPresence: Sendable, Equatable {
 /// process kept ending. A kiosk retries an error screen after `KioskBackoff`'s pause. Pure; the
 /// app draws `screen` and carries out `.reload` and the timer.
 public struct CapacitorLoading: Sendable, Equatable {
-    public enum Timer: Hashable, Sendable { case kioskRetry }
+    public enum Timer: Hashable, Sendable {
+        case kioskRetry
+        /// The web process has not responded for `LoadingPolicy.unresponsiveLimit`: end it.
+        case unresponsive
+    }
 
     public enum Event: Sendable, Equatable {
         case start
@@ -38,6 +42,8 @@ public struct CapacitorLoading: Sendable, Equatable {
         /// WebKit's own reason; cancelled loads and policy decisions are not failures.
         case failed(reason: String, uri: String)
         case processEnded(WebProcessEnd, at: Double)
+        /// WebKit judged the page's web process responsive again (true) or not (false).
+        case processResponsive(Bool)
         /// Retry on an error screen.
         case retry
         case timerFired(Timer)
@@ -45,6 +51,8 @@ public struct CapacitorLoading: Sendable, Equatable {
 
     public enum Effect: Sendable, Equatable {
         case reload
+        /// End the page's web process (it hung); WebKit then reports it ended.
+        case endWebProcess
         case timer(TimerCommand<Timer>)
     }
 
@@ -58,6 +66,8 @@ public struct CapacitorLoading: Sendable, Equatable {
     public private(set) var failuresInARow = 0
     private var crashes = CrashLimiter()
     private var failedDocument = false
+    /// A hung web process: ended after `LoadingPolicy.unresponsiveLimit`.
+    public private(set) var hang = HangWatch(timer: Timer.unresponsive)
 
     public init(appName: String, kiosk: Bool = false) {
         self.appName = appName
@@ -82,18 +92,26 @@ public struct CapacitorLoading: Sendable, Equatable {
             return []
         case .failed(let reason, let uri):
             return fail(.loadFailed(server: appName, reason: reason, uri: uri))
-        case .processEnded(let end, let time):
+        case .processEnded(let ended, let time):
+            let (end, stop) = hang.ended(ended, &timers)
+            let cancelled = stop.map { [Effect.timer($0)] } ?? []
             if crashes.recordDeath(at: time) {
-                screen = .loading("Loading \(appName) again…")
-                return [.reload]
+                screen = .loading(end == .stoppedResponding ? "\(appName) stopped responding; loading it again…" : "Loading \(appName) again…")
+                return cancelled + [.reload]
             }
-            return fail(ScreenError(.keepsCrashing, title: "\(appName) keeps stopping",
+            return cancelled + fail(ScreenError(.keepsCrashing, title: "\(appName) keeps stopping",
                                     detail: "The page's process ended more than \(CrashLimiter.maxDeaths) times in \(Int(CrashLimiter.window)) seconds (\(end.wording)).",
                                     icon: "dialog-error-symbolic"))
         case .retry:
             crashes = CrashLimiter()
             screen = .loading("Loading \(appName)…")
             return [.reload] + (timers.cancel(.kioskRetry).map { [.timer($0)] } ?? [])
+        case .processResponsive(let responsive):
+            return hang.responsive(responsive, &timers).map { [.timer($0)] } ?? []
+        case .timerFired(.unresponsive):
+            guard timers.fire(.unresponsive) else { return [] }
+            hang.limitReached()
+            return [.endWebProcess]
         case .timerFired(let timer):
             guard timers.fire(timer), case .error = screen else { return [] }
             screen = .loading("Loading \(appName) again…")

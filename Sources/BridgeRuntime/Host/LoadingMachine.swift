@@ -4,6 +4,8 @@ public enum LoadingTimer: Hashable, Sendable {
     case revealDelay
     /// Kiosk: the next attempt after a failure.
     case kioskRetry
+    /// The web process has not responded for `LoadingPolicy.unresponsiveLimit`: end it.
+    case unresponsive
 }
 
 /// Something that happened while a session loads (or shows) its server's Studio.
@@ -27,6 +29,8 @@ public enum LoadingEvent: Sendable, Equatable {
     case catalogArrived
     /// The page's web process ended, at `at` seconds on a monotonic clock.
     case webProcessEnded(WebProcessEnd, at: Double)
+    /// WebKit judged the page's web process responsive again (true) or not (false).
+    case webProcessResponsive(Bool)
     /// One of the machine's timers fired.
     case timerFired(LoadingTimer)
     /// The session is a kiosk: nobody presses Retry, so failures are retried unattended.
@@ -53,6 +57,8 @@ public enum LoadingEffect: Sendable, Equatable {
     case loadStartPage
     /// Reload the page shown (after its web process ended).
     case reload
+    /// End the page's web process (it hung); WebKit then reports it ended.
+    case endWebProcess
     /// Show this in the window.
     case show(Screen)
     case timer(TimerCommand<LoadingTimer>)
@@ -121,6 +127,8 @@ public struct LoadingMachine: Sendable, Equatable {
     public private(set) var timers = TimerSet<LoadingTimer>()
     /// The latest identity check asked for; answers to earlier ones are stale.
     public private(set) var identityRequest = 0
+    /// A hung web process: ended after `LoadingPolicy.unresponsiveLimit`.
+    public private(set) var hang = HangWatch(timer: LoadingTimer.unresponsive)
 
     public init(serverName: String) {
         self.serverName = serverName
@@ -161,11 +169,16 @@ public struct LoadingMachine: Sendable, Equatable {
         case .loadFailed(let failure, let uri):
             guard case .other(let reason) = failure, isLoadingOrShown else { return [] }
             return fail(.loadFailed(server: serverName, reason: reason, uri: uri))
-        case .webProcessEnded(let reason, let time):
+        case .webProcessEnded(let ended, let time):
+            let (reason, stop) = hang.ended(ended, &timers)
+            let cancelled = stop.map { [LoadingEffect.timer($0)] } ?? []
             // While verifying or failed nothing of the page is shown: the next load replaces it.
-            guard isLoadingOrShown else { return [] }
-            guard crashes.recordDeath(at: time) else { return fail(.keepsCrashing(reason)) }
-            return load(.reload, saying: "Studio stopped unexpectedly; reloading…")
+            guard isLoadingOrShown else { return cancelled }
+            guard crashes.recordDeath(at: time) else { return cancelled + fail(.keepsCrashing(reason)) }
+            let saying = reason == .stoppedResponding ? "Studio stopped responding; reloading…" : "Studio stopped unexpectedly; reloading…"
+            return cancelled + load(.reload, saying: saying)
+        case .webProcessResponsive(let responsive):
+            return hang.responsive(responsive, &timers).map { [.timer($0)] } ?? []
         case .timerFired(let name):
             guard timers.fire(name) else { return [] }
             switch name {
@@ -174,6 +187,10 @@ public struct LoadingMachine: Sendable, Equatable {
                 return reveal()
             case .kioskRetry:
                 return verify()
+            case .unresponsive:
+                // Whatever is shown, a hung process serves nothing: even a Retry would load into it.
+                hang.limitReached()
+                return [.endWebProcess]
             }
         case .kioskMode:
             unattended = true

@@ -129,12 +129,15 @@ public enum WebProcessEnd: Sendable, Equatable {
     case exceededMemory
     /// The app ended it.
     case terminatedByHost
+    /// The app ended it after it stopped responding for `LoadingPolicy.unresponsiveLimit`.
+    case stoppedResponding
 
     var wording: String {
         switch self {
         case .crashed: return "crashed"
         case .exceededMemory: return "out of memory"
         case .terminatedByHost: return "ended by the app"
+        case .stoppedResponding: return "stopped responding"
         }
     }
 }

@@ -36,6 +36,8 @@ extension OpenSession {
                 page.load(record.address.origin.description + "/")
             case .reload:
                 webkit_web_view_reload(page.view)
+            case .endWebProcess:
+                webkit_web_view_terminate_web_process(page.view)
             case .show(let screen):
                 view.show(screen)
                 shown = true
@@ -46,8 +48,8 @@ extension OpenSession {
         if shown { onScreenChanged?() }
     }
 
-    /// Wires loading: the timers, Retry, a kiosk's unattended retries, and WebKit's load and
-    /// web-process signals. The window shows the machine's first screen from the start.
+    /// Wires loading: the timers, Retry, a kiosk's unattended retries, and WebKit's load,
+    /// responsiveness and web-process signals. The window shows the machine's first screen from the start.
     func connectLoading() {
         loadingTimers = TimerBank { [weak self] name in self?.loadingEvent(.timerFired(name)) }
         view.onRetry = { [weak self] in self?.verifyAndLoad() }
@@ -73,6 +75,10 @@ extension OpenSession {
             MainActor.assumeIsolated { session.loadingEvent(.loadFailed(failure, uri: where_)) }
             return failure == .cancelled || failure == .policy ? 0 : 1  // 1: no WebKit error page
         }, me, nil)
+        onNotify(UnsafeMutableRawPointer(page.view), "is-web-process-responsive") { [weak self] in
+            guard let self else { return }
+            self.loadingEvent(.webProcessResponsive(webkit_web_view_get_is_web_process_responsive(self.page.view) != 0))
+        }
         cgtk_connect_process_terminated(page.view, { _, reason, data in
             let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
             let end: WebProcessEnd = switch reason {

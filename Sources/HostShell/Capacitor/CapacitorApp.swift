@@ -96,6 +96,10 @@ final class CapacitorApp: HostedApp {
         foregroundRef = { [weak self] in (self?.page.bridge.plugin(named: PushNotificationsPlugin.name) as? PushNotificationsPlugin)?.inForeground }
         page.host = self
         screenView.onRetry = { [weak self] in self?.loadingEvent(.retry) }
+        onNotify(UnsafeMutableRawPointer(page.view), "is-web-process-responsive") { [weak self] in
+            guard let self else { return }
+            self.loadingEvent(.processResponsive(webkit_web_view_get_is_web_process_responsive(self.page.view) != 0))
+        }
     }
 
     func start() {
@@ -127,6 +131,7 @@ final class CapacitorApp: HostedApp {
         for effect in loading.reduce(event) {
             switch effect {
             case .reload: page.load(page.web.uri.flatMap { $0.isEmpty ? nil : $0 } ?? launch.startURL)
+            case .endWebProcess: webkit_web_view_terminate_web_process(page.view)
             case .timer(let command): loadingTimers.perform(command)
             }
         }
