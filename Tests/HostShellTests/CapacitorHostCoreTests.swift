@@ -28,7 +28,7 @@ struct CapacitorHostCoreTests {
         #expect(try app.ctl("memory-pressure").status == 0)
         #expect(try app.ctl("tap", "media").status == 1, "a Studio command is refused, saying so")
         // The app's one page is counted, and a reload makes no more WebKit objects.
-        _ = try app.state("objects.webViews=1", "objects.contentManagers=1")
+        _ = try app.state("objects.webViews=1", "objects.contentManagers=1", "webProcess.responsive=true", "webProcess.hungEnded=0")
         #expect(try app.ctl("eval", "window.__beforeReload = true; true").status == 0)
         #expect(try app.ctl("reload").status == 0)
         #expect(try app.evalWhen("window.__test && window.__test.platform && !window.__beforeReload") as? Bool == true)

@@ -69,14 +69,7 @@ struct FuzzFindingsTests {
     @Test("a message from a sheet page the host has let go of is answered unavailable, and the page hears it before it is released")
     func discardedSheetPage() throws {
         try withApp { app, page in
-            // Main collects what the sheet page hears, over a BroadcastChannel (the sheet's
-            // document is gone soon after); both ends are kept on `window`, out of the collector's way.
-            _ = try page.run("""
-                window.__heard = []; window.__channel = new BroadcastChannel("findings"); window.__channel.onmessage = (e) => window.__heard.push(e.data);
-                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "presentation/open",
-                  payload: { presentationId: "going", title: "Going", path: "/__native/modal/screens/lobby-north/preview" } });
-                """)
-            _ = try app.state("presentation.shown.presentationId=\"going\"", "presentation.shown.revealed=true", timeout: 60)
+            try Self.openSheet("going", title: "Going", listeningOn: "findings", app, page)
             // The host's own account of every answer: the bridge events (each message with its reply).
             let reader = try ObservabilityTests.EventReader(app, ["--kind", "bridge", "--timeout", "30"])
             // The sheet closes itself, and goes on posting while the host lets go of its page.
@@ -120,6 +113,18 @@ struct FuzzFindingsTests {
         }
     }
 
+    /// Opens a sheet on the lobby preview and waits until it is revealed. Main collects what the
+    /// sheet page hears over the BroadcastChannel `channel` into `window.__heard` (the sheet's
+    /// document is gone soon after); both ends are kept on `window`, out of the collector's way.
+    static func openSheet(_ id: String, title: String, listeningOn channel: String, _ app: RunningApp, _ page: PageScript) throws {
+        _ = try page.run("""
+            window.__heard = []; window.__channel = new BroadcastChannel("\(channel)"); window.__channel.onmessage = (e) => window.__heard.push(e.data);
+            return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "presentation/open",
+              payload: { presentationId: "\(id)", title: "\(title)", path: "/__native/modal/screens/lobby-north/preview" } });
+            """)
+        _ = try app.state("presentation.shown.presentationId=\"\(id)\"", "presentation.shown.revealed=true", timeout: 60)
+    }
+
     /// Waits until only main's page and the next sheet page are alive (web views and content
     /// managers): the page the host let go of was released.
     static func expectLetGoPageReleased(_ app: RunningApp) {
@@ -134,12 +139,7 @@ struct FuzzFindingsTests {
     @Test("a sheet dismissed while its page waits on WebKit's own dialog: the dialog ends, the page is released, main goes on")
     func sheetWaitingOnDialog() throws {
         try withApp { app, page in
-            _ = try page.run("""
-                window.__heard = []; window.__channel = new BroadcastChannel("asking"); window.__channel.onmessage = (e) => window.__heard.push(e.data);
-                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "presentation/open",
-                  payload: { presentationId: "asking", title: "Asking", path: "/__native/modal/screens/lobby-north/preview" } });
-                """)
-            _ = try app.state("presentation.shown.presentationId=\"asking\"", "presentation.shown.revealed=true", timeout: 60)
+            try Self.openSheet("asking", title: "Asking", listeningOn: "asking", app, page)
             // The sheet page asks confirm() (WebKit shows its own dialog; the page's process, main's
             // too, waits on it) right after a haptic, which tells the host it got that far.
             let asked = try app.ctl("eval", "--sheet", """

@@ -75,10 +75,7 @@ extension OpenSession {
             MainActor.assumeIsolated { session.loadingEvent(.loadFailed(failure, uri: where_)) }
             return failure == .cancelled || failure == .policy ? 0 : 1  // 1: no WebKit error page
         }, me, nil)
-        onNotify(UnsafeMutableRawPointer(page.view), "is-web-process-responsive") { [weak self] in
-            guard let self else { return }
-            self.loadingEvent(.webProcessResponsive(webkit_web_view_get_is_web_process_responsive(self.page.view) != 0))
-        }
+        page.web.onResponsivenessChange { [weak self] responsive in self?.loadingEvent(.webProcessResponsive(responsive)) }
         cgtk_connect_process_terminated(page.view, { _, reason, data in
             let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
             let end: WebProcessEnd = switch reason {

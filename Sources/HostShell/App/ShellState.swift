@@ -1,5 +1,4 @@
 import BridgeRuntime
-import CGtk
 
 /// The Studio app's part of the native state (`HostState` adds what the window shows, the URL
 /// and the rendering): the server shown and the saved ones, the page's negotiated state and
@@ -24,8 +23,6 @@ enum ShellState {
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
-        state["webProcess"] = ["responsive": .bool(webkit_web_view_get_is_web_process_responsive(session.page.view) != 0),
-                               "hungEnded": .number(Double(session.loading.hang.ended))]
         state["presentation"] = session.presentations.stateJSON
         if let kiosk = app.kiosk {
             var report = kiosk.stateJSON.objectValue ?? JSONObject()

@@ -62,6 +62,7 @@ final class CapacitorApp: HostedApp {
     var windowWidget: WidgetPointer { window.window }
     var mainWebPage: WebPage { page.web }
     var screen: Screen { loading.screen }
+    var hungProcessesEnded: Int { loading.hang.ended }
 
     init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false, kiosk kioskOptions: KioskOptions? = nil) {
         self.launch = launch
@@ -96,10 +97,7 @@ final class CapacitorApp: HostedApp {
         foregroundRef = { [weak self] in (self?.page.bridge.plugin(named: PushNotificationsPlugin.name) as? PushNotificationsPlugin)?.inForeground }
         page.host = self
         screenView.onRetry = { [weak self] in self?.loadingEvent(.retry) }
-        onNotify(UnsafeMutableRawPointer(page.view), "is-web-process-responsive") { [weak self] in
-            guard let self else { return }
-            self.loadingEvent(.processResponsive(webkit_web_view_get_is_web_process_responsive(self.page.view) != 0))
-        }
+        page.web.onResponsivenessChange { [weak self] responsive in self?.loadingEvent(.processResponsive(responsive)) }
     }
 
     func start() {

@@ -18,8 +18,10 @@ protocol HostedApp: AnyObject {
     var mainWebPage: WebPage { get }
     /// What the window shows (loading, the page, an error of a kind), decided in BridgeRuntime.
     var screen: Screen { get }
+    /// Hung web processes its loading machine ended so far (`HangWatch`).
+    var hungProcessesEnded: Int { get }
     /// The app's part of `ctl state`: its own keys (the core adds `screen`, `status`, `url`,
-    /// `rendering`, `external`, `permissions`, `objects`).
+    /// `rendering`, `external`, `permissions`, `webProcess`, `objects`).
     func stateMembers() -> JSONObject
     /// Carries out a control command that is not the core's (the core keeps `state`, `wait`,
     /// `events`, `snapshot`, `eval` of the main page, `resize` and `memory-pressure`), answering
@@ -41,6 +43,7 @@ enum HostState {
         state["rendering"] = app.environment.rendering?.json ?? .null
         state["external"] = app.environment.handoff.record.json
         state["permissions"] = app.mainWebPage.permissions.machine.json
+        state["webProcess"] = ["responsive": .bool(app.mainWebPage.isResponsive), "hungEnded": .number(Double(app.hungProcessesEnded))]
         state["objects"] = LiveObjects.json
         return .object(state)
     }

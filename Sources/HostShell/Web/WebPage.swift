@@ -113,6 +113,17 @@ final class WebPage {
         shownDialog = dialog.map { webkit_script_dialog_ref($0) }
     }
 
+    /// Whether WebKit judges the page's web process responsive (it answered WebKit's last wait).
+    var isResponsive: Bool { webkit_web_view_get_is_web_process_responsive(view) != 0 }
+
+    /// Calls `body` with `isResponsive` each time WebKit's judgement changes.
+    func onResponsivenessChange(_ body: @escaping @MainActor (Bool) -> Void) {
+        onNotify(UnsafeMutableRawPointer(view), "is-web-process-responsive") { [weak self] in
+            guard let self else { return }
+            body(self.isResponsive)
+        }
+    }
+
     /// The owner let go of the page but keeps its document running, hidden, for a moment (a
     /// sheet page until its replies have run): its observer hears nothing more, its questions
     /// are withdrawn, its loading stops, and whatever it asks beyond its document is refused.
