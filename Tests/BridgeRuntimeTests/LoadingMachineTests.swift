@@ -220,7 +220,7 @@ struct LoadingMachineTests {
         _ = machine.reduce(.timerFired(.unresponsive))
         let error = try #require(Self.shownError(machine.reduce(.webProcessEnded(.terminatedByHost, at: 25))))
         #expect(error.kind == .keepsCrashing && error.detail.contains("stopped responding"))
-        #expect(machine.hang.ended == 3)
+        #expect(machine.hang.processesEnded == 3)
 
         // A crash while the limit runs: a crash, and the new process's timer is not the old one's.
         var crashed = Self.revealed()

@@ -35,7 +35,7 @@ public struct HangWatch<Name: Hashable & Sendable>: Sendable, Equatable {
     /// The host was asked to end the process for hanging, and it has not ended yet.
     public private(set) var endingHungProcess = false
     /// Hung processes ended so far (state reports show it).
-    public private(set) var ended = 0
+    public private(set) var processesEnded = 0
 
     public init(timer: Name) { self.timer = timer }
 
@@ -52,7 +52,7 @@ public struct HangWatch<Name: Hashable & Sendable>: Sendable, Equatable {
     /// The process ended: what to call the end, and the timer to cancel (a new process answers).
     public mutating func ended(_ end: WebProcessEnd, _ timers: inout TimerSet<Name>) -> (end: WebProcessEnd, cancel: TimerCommand<Name>?) {
         defer { endingHungProcess = false }
-        if endingHungProcess { ended += 1 }
+        if endingHungProcess { processesEnded += 1 }
         return (endingHungProcess ? .stoppedResponding : end, timers.cancel(timer))
     }
 }

@@ -210,6 +210,6 @@ extension ShellApp: HostedApp {
     var windowWidget: WidgetPointer { window.window }
     var mainWebPage: WebPage { session.page.web }
     var screen: Screen { session.screen }
-    var hungProcessesEnded: Int { session.loading.hang.ended }
+    var hungProcessesEnded: Int { session.loading.hang.processesEnded }
     func stateMembers() -> JSONObject { ShellState.members(self) }
 }

@@ -62,7 +62,7 @@ final class CapacitorApp: HostedApp {
     var windowWidget: WidgetPointer { window.window }
     var mainWebPage: WebPage { page.web }
     var screen: Screen { loading.screen }
-    var hungProcessesEnded: Int { loading.hang.ended }
+    var hungProcessesEnded: Int { loading.hang.processesEnded }
 
     init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false, kiosk kioskOptions: KioskOptions? = nil) {
         self.launch = launch
