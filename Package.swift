@@ -1,41 +1,82 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The target graph, one direction of dependency (docs/architecture.md "Targets";
+// `scripts/check-layers` fails CI on an edge not listed there):
+//
+//   pure       HostCore ← StudioContract · Push ← CapacitorContract ← HomeSec
+//   C shims    CGtk (GTK, WebKit, libadwaita, libsecret, zbar) · CHTTP2 (nghttp2, OpenSSL)
+//   glue       ShellKit ← StudioShell · PushShell ← CapacitorShell ← HomeSecShell
+//   dev        DevFixtures (reference apps and servers, demo, benchmarks)
+//   executable HostShell (`hostshell`): the one place that wires them together.
+
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
     name: "HostShell",
     products: [
         .executable(name: "hostshell", targets: ["HostShell"]),
-        .library(name: "BridgeRuntime", targets: ["BridgeRuntime"]),
     ],
     targets: [
-        // Only what Swift cannot call itself (macros, varargs, GObject casts), as static inline
-        // helpers; headers and link flags come from pkg-config.
+        // C shims: only what Swift cannot call itself (macros, varargs, GObject casts), as
+        // static inline helpers; headers and link flags come from pkg-config.
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "webkitgtk-6.0 libadwaita-1 libsecret-1 zbar libnghttp2 openssl",
-            providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsecret-1-dev", "libzbar-dev", "libnghttp2-dev", "libssl-dev"])]
+            pkgConfig: "webkitgtk-6.0 libadwaita-1 libsecret-1 zbar",
+            providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsecret-1-dev", "libzbar-dev"])]
         ),
-        // Pure Swift: the Studio bridge contract, policies and host state machines. No GLib/GTK/WebKit.
-        .target(
-            name: "BridgeRuntime",
-            swiftSettings: [.swiftLanguageMode(.v6)],
-            linkerSettings: [.linkedLibrary("m")]  // Double.rounded() lowers to libm
+        .systemLibrary(
+            name: "CHTTP2",
+            pkgConfig: "libnghttp2 openssl",
+            providers: [.apt(["libnghttp2-dev", "libssl-dev"])]
         ),
-        // GTK/WebKit glue and the command line.
+
+        // Pure Swift: no GLib, GTK or WebKit; unit-tested without a display.
+        // The host core: JSON, timers, screens, loading/kiosk/navigation/permission/download
+        // policies, the control protocol, the bridge log's rules, terminal output.
+        .target(name: "HostCore", swiftSettings: swift6,
+                linkerSettings: [.linkedLibrary("m")]),  // Double.rounded() lowers to libm
+        // The Studio bridge contract and Studio's host machines.
+        .target(name: "StudioContract", dependencies: ["HostCore"], swiftSettings: swift6),
+        // Push: APNs' provider API, the phone's side, Hermes.
+        .target(name: "Push", dependencies: ["HostCore"], swiftSettings: swift6),
+        // The Capacitor shell contract, with Capacitor's own plugins (PushNotifications uses Push).
+        .target(name: "CapacitorContract", dependencies: ["HostCore", "Push"], swiftSettings: swift6),
+        // HomeSec's own plugins and its reference server's rules.
+        .target(name: "HomeSec", dependencies: ["HostCore", "Push", "CapacitorContract"], swiftSettings: swift6),
+
+        // Glue: GTK/WebKit/libsoup, carrying out the pure targets' effects.
+        .target(name: "ShellKit", dependencies: ["HostCore", "CGtk"], swiftSettings: swift6),
+        .target(name: "StudioShell", dependencies: ["HostCore", "StudioContract", "ShellKit", "CGtk"], swiftSettings: swift6),
+        .target(name: "PushShell", dependencies: ["HostCore", "Push", "ShellKit", "CGtk", "CHTTP2"], swiftSettings: swift6),
+        .target(name: "CapacitorShell", dependencies: ["HostCore", "Push", "CapacitorContract", "ShellKit", "PushShell", "CGtk"],
+                swiftSettings: swift6),
+        .target(name: "HomeSecShell", dependencies: ["HostCore", "Push", "CapacitorContract", "HomeSec", "ShellKit", "CapacitorShell", "CGtk"],
+                swiftSettings: swift6),
+
+        // Reference apps and servers, the demo and the benchmarks: never imported by product code.
+        .target(name: "DevFixtures",
+                dependencies: ["HostCore", "StudioContract", "Push", "CapacitorContract", "HomeSec",
+                               "ShellKit", "StudioShell", "PushShell", "CapacitorShell", "HomeSecShell", "CGtk", "CHTTP2"],
+                swiftSettings: swift6),
+
         .executableTarget(
             name: "HostShell",
-            dependencies: ["BridgeRuntime", "CGtk"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: ["HostCore", "StudioContract", "Push", "CapacitorContract", "HomeSec",
+                           "ShellKit", "StudioShell", "PushShell", "CapacitorShell", "HomeSecShell", "DevFixtures", "CGtk"],
+            swiftSettings: swift6
         ),
+
         .testTarget(
             name: "BridgeRuntimeTests",
-            dependencies: ["BridgeRuntime"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: ["HostCore", "StudioContract", "Push", "CapacitorContract", "HomeSec"],
+            swiftSettings: swift6
         ),
         .testTarget(
             name: "HostShellTests",
-            dependencies: ["BridgeRuntime", "HostShell"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: ["HostCore", "StudioContract", "Push", "CapacitorContract", "HomeSec",
+                           "ShellKit", "StudioShell", "PushShell", "CapacitorShell", "HomeSecShell", "DevFixtures", "HostShell", "CGtk", "CHTTP2"],
+            swiftSettings: swift6
         ),
     ]
 )

@@ -12,15 +12,6 @@
 #include <gio/gunixsocketaddress.h>
 #include <libsecret/secret.h>
 #include <zbar.h>
-/* The APNs stand-in: HTTP/2 framing (nghttp2), TLS with ALPN and ES256 (OpenSSL). */
-#include <nghttp2/nghttp2.h>
-#include <openssl/ssl.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/ecdsa.h>
-#include <openssl/bn.h>
-#include <openssl/hmac.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 
@@ -249,13 +240,6 @@ static inline const SecretSchema *cgtk_credential_schema(void) {
         { { "server", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
     };
     return &schema;
-}
-
-/* SSL_CTX_set_mode is a macro over SSL_CTX_ctrl: writes on a non-blocking socket may be partial
- * and may continue from a moved buffer. */
-static inline void cgtk_ssl_ctx_setup(SSL_CTX *ctx) {
-    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);  /* also a macro over SSL_CTX_ctrl */
 }
 
 /* The Secret Service schema for a Capacitor app's HomeSecAuth entries, as iOS's keychain keys

@@ -1,5 +1,9 @@
 import Foundation
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// Signatures in these pure tests: a token "signed" by key K carries 64 bytes of K's first

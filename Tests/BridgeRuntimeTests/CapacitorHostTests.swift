@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// The pure rules behind `hostshell capacitor`: the configuration, the app scheme's answers,
@@ -201,13 +205,15 @@ struct CapacitorHostTests {
     func logHidesAPIToken() throws {
         let set = #"{"type":"message","callbackId":"7","pluginId":"HomeSecAuth","methodName":"setApiToken","options":{"value":"hsk_live_Zq81"}}"#
         let got = CapacitorResult(callbackId: "8", pluginId: "HomeSecAuth", methodName: "getApiToken", outcome: .success(["value": "hsk_live_Zq81"]))
-        let lines = [CapacitorLog.inbound(at: 1, text: set, results: [got], latencyMicroseconds: 1), CapacitorLog.outbound(at: 2, result: got)]
+        let secrets = CapacitorSecrets(plugins: HomeSecPluginTypes.all)
+        let lines = [CapacitorLog.inbound(at: 1, text: set, results: [got], latencyMicroseconds: 1, secrets: secrets),
+                     CapacitorLog.outbound(at: 2, result: got, secrets: secrets)]
         for line in lines {
             #expect(!line.contains("hsk_live_Zq81"), "\(line)")
             #expect(line.contains(BridgeLog.redacted))
         }
         let none = CapacitorResult(callbackId: "9", pluginId: "HomeSecAuth", methodName: "getApiToken", outcome: .success(["value": .null]))
-        #expect(CapacitorLog.outbound(at: 3, result: none).contains(#""value":null"#), "no token is said as no token")
+        #expect(CapacitorLog.outbound(at: 3, result: none, secrets: secrets).contains(#""value":null"#), "no token is said as no token")
         let url = CapacitorResult(callbackId: "10", pluginId: "HomeSecAuth", methodName: "getServerBaseUrl", outcome: .success(["value": "http://127.0.0.1:8000"]))
         #expect(CapacitorLog.outbound(at: 4, result: url).contains("127.0.0.1:8000"), "the address is no secret")
     }

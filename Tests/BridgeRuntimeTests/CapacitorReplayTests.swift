@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// `hostshell replay` of a Capacitor app's bridge log: which kind a log is, the calls read from

@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 
 /// Seeded `navigation/catalog` envelopes written directly as text, so that they carry what a
 /// `JSONValue` never does: repeated keys, escaped keys and values, white space. Half the

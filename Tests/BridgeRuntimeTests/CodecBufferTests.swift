@@ -1,4 +1,8 @@
-@testable import BridgeRuntime
+@testable import CapacitorContract
+@testable import HomeSec
+@testable import HostCore
+@testable import Push
+@testable import StudioContract
 import Testing
 
 /// The writer escapes runs found eight bytes at a time and starts on the stack; the tape

@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 @Suite("The app credential's life cycle: refresh schedule, one exchange at a time, grant ended, /login renewal, sign-out order")

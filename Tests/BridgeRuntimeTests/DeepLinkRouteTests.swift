@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Foundation
 import Testing
 

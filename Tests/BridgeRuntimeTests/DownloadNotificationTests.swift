@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 @Suite("Download notifications: the desktop's only when no window of the app is active")

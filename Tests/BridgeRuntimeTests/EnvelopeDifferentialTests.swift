@@ -1,4 +1,8 @@
-@testable import BridgeRuntime
+@testable import CapacitorContract
+@testable import HomeSec
+@testable import HostCore
+@testable import Push
+@testable import StudioContract
 import Testing
 
 /// The envelope check and type dispatch as they were before the single-pass reader (commit

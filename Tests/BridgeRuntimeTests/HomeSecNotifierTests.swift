@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 @Suite("HomeSec's apns_mobile notifier: targets, payload, request, outcomes, the fan-out and its retries")

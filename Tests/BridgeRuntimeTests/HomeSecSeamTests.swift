@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// The HomeSec plugins on the Capacitor seam, driven through `CapacitorBridge` with the glue
@@ -8,7 +12,10 @@ struct HomeSecSeamTests {
     static let app = CapacitorAppInfo(appId: "com.levneiman.homesec", appName: "HomeSec", appVersion: "1.4.0", deviceName: " Lev's laptop ",
                                       apnsEnvironment: "production", pluginConfig: ["PushNotifications": ["presentationOptions": ["alert"]]])
 
-    static func bridge() -> CapacitorBridge { CapacitorBridge(app: app) }
+    /// Capacitor's own plugins and HomeSec's, as `hostshell capacitor` registers them.
+    static let plugins = CapacitorPlugins.combined(CapacitorPlugins.standard, HomeSecPluginTypes.all)
+
+    static func bridge() -> CapacitorBridge { CapacitorBridge(app: app, plugins: plugins) }
 
     static func asks(_ effects: [CapacitorBridge.Effect]) -> [HostRequest] {
         effects.compactMap { if case .ask(let request) = $0 { return request } else { return nil } }
@@ -18,7 +25,15 @@ struct HomeSecSeamTests {
         sent(effects).compactMap(\.objectValue)
     }
 
-    @Test("the built-in plugins' headers: App, HomeSecAuth, HomeSecDevice, PushNotifications, with their methods")
+    @Test("Capacitor's own plugins are App and PushNotifications; HomeSec's are added by the command that runs it, listed by name")
+    func standardPlugins() {
+        #expect(CapacitorPlugins.standard.map { $0.name } == ["App", "PushNotifications"])
+        #expect(CapacitorBridge(app: Self.app).plugin(named: "HomeSecAuth") == nil)
+        let twice = CapacitorPlugins.combined(HomeSecPluginTypes.all, CapacitorPlugins.standard, HomeSecPluginTypes.all)
+        #expect(twice.map { $0.name } == ["App", "HomeSecAuth", "HomeSecDevice", "PushNotifications"])
+    }
+
+    @Test("HomeSec's app plugins' headers: App, HomeSecAuth, HomeSecDevice, PushNotifications, with their methods")
     func headers() {
         let names = Self.bridge().headers.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue }
         #expect(names == ["App", "HomeSecAuth", "HomeSecDevice", "PushNotifications"])
@@ -66,7 +81,7 @@ struct HomeSecSeamTests {
         #expect(Self.asks(effects).isEmpty)
         #expect(Self.results(effects).first?["data"] == ["apnsEnvironment": "production", "appVersion": "1.4.0",
                                                         "bundleId": "com.levneiman.homesec", "deviceName": "Lev's laptop"])
-        var bare = CapacitorBridge(app: CapacitorAppInfo(apnsEnvironment: "nonsense"))
+        var bare = CapacitorBridge(app: CapacitorAppInfo(apnsEnvironment: "nonsense"), plugins: Self.plugins)
         let error = Self.results(bare.reduce(.received(capacitorCall("HomeSecDevice", "getRegistrationInfo", id: "6")))).first?["error"]?.objectValue
         #expect(error?["code"] == "HOMESEC_DEVICE_INFO_ERROR" && error?["message"] == "App bundle identifier is unavailable.")
         #expect(bare.plugin(named: "HomeSecDevice")?.state["apnsEnvironment"] == "sandbox")

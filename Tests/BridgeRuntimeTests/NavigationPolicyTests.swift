@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// Issue 15 item 1: the navigation policy as a table — stage, address, gesture, redirect,

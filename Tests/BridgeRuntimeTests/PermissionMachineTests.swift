@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// Issue 15 item 6: what is asked, remembered, defaulted, and what happens with no one to ask.

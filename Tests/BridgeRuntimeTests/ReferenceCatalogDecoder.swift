@@ -1,4 +1,8 @@
-@testable import BridgeRuntime
+@testable import CapacitorContract
+@testable import HomeSec
+@testable import HostCore
+@testable import Push
+@testable import StudioContract
 
 /// The `navigation/catalog` decoder as it was before the single-pass one (commit 72e5f6a), kept
 /// here, and only here, as the oracle of `CatalogDifferentialTests`: one `FieldReader` lookup

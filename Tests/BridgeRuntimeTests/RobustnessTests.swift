@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// A small, seeded generator so every run decodes the same inputs (SplitMix64).

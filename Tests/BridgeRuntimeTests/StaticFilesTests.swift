@@ -1,4 +1,8 @@
-@testable import BridgeRuntime
+@testable import CapacitorContract
+@testable import HomeSec
+@testable import HostCore
+@testable import Push
+@testable import StudioContract
 import Testing
 
 @Suite("StaticFiles: the fixture servers' files — never outside the root, routes get index.html, types as the app scheme sends them")

@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Foundation
 
 /// Where the checkout's files are, found from this source file so tests run from any directory.

@@ -1,4 +1,8 @@
-@testable import BridgeRuntime
+@testable import CapacitorContract
+@testable import HomeSec
+@testable import HostCore
+@testable import Push
+@testable import StudioContract
 import Testing
 
 /// CONTRACT.md §5: every character rule is tested on Unicode scalars, never on grapheme

@@ -1,4 +1,8 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Testing
 
 /// A host for `UploadBatch` in tests: it opens files and reads chunks at once (ok, unless told

@@ -1,7 +1,17 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import CGtk
 import Foundation
+@testable import CapacitorShell
+@testable import DevFixtures
+@testable import HomeSecShell
 @testable import HostShell
+@testable import PushShell
+@testable import ShellKit
+@testable import StudioShell
 import Testing
 
 /// A Capacitor app's page lets go of its WebKit objects: once it is closed and its view is
@@ -38,7 +48,7 @@ struct CapacitorPageObjectsTests {
             let session = webkit_network_session_new_ephemeral()!
             var page: CapacitorPage? = CapacitorPage(app: info, origin: "capacitor://localhost", session: session, automation: false,
                                                      environment: .current(),
-                                                     trust: PageTrust(origin: origin, handsOut: false, profileId: nil, attended: false, name: "Objects")) { _ in
+                                                     trust: PageTrust(origin: origin, handsOut: false, profileData: nil, attended: false, name: "Objects"), plugins: .standard) { _ in
                 CapacitorGlueContext(app: info, dataDirectory: dir, attended: false, environment: .current(), window: { nil }, post: { _ in })
             }
             // The window's part: it holds the view while the page is shown.

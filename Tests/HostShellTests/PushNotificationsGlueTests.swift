@@ -1,6 +1,16 @@
-import BridgeRuntime
+import CapacitorContract
+import HomeSec
+import HostCore
+import Push
+import StudioContract
 import Foundation
+@testable import CapacitorShell
+@testable import DevFixtures
+@testable import HomeSecShell
 @testable import HostShell
+@testable import PushShell
+@testable import ShellKit
+@testable import StudioShell
 import Testing
 
 /// PushNotifications' glue without a page: the profile's files (push.json, the remembered

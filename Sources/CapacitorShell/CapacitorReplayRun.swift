@@ -1,0 +1,65 @@
+import CapacitorContract
+import HostCore
+import ShellKit
+
+/// `hostshell replay LOG` of a Capacitor app's log, in a fresh run of the app: carries out
+/// `CapacitorReplaySession` — tells it when the page shows (or an error screen does), posts each
+/// call from the page's main world through `window.webkit.messageHandlers.bridge` exactly as
+/// the app's own code does, hands it every result the page is sent, prints its lines, and ends
+/// with its verdict.
+@MainActor
+package final class CapacitorReplayRun {
+    private var session: CapacitorReplaySession
+    private let app: CapacitorApp
+    private let done: (Int32) -> Void
+    private lazy var timers = TimerBank<CapacitorReplaySession.Timer> { [weak self] timer in self?.apply(.timerFired(timer)) }
+
+    init(calls: [CapacitorReplayCall], verbose: Bool, app: CapacitorApp, done: @escaping (Int32) -> Void) {
+        session = CapacitorReplaySession(calls: calls, verbose: verbose)
+        self.app = app
+        self.done = done
+    }
+
+    /// Call before `app.start()`: the page's results and screens are followed from its first load.
+    /// The app stays active and in the foreground throughout: the focus of a window on the
+    /// replay's display is not the recorded session's, and must not change `App.getState`.
+    package func start(timeout: Double) {
+        app.lifecycleSource = "replay"
+        app.page.onResult = { [weak self] result in self?.apply(.answered(result.json)) }
+        app.onScreenChanged = { [weak self] in self?.screenChanged() }
+        apply(.start(readyWithin: timeout))
+    }
+
+    private func screenChanged() {
+        switch app.screen {
+        case .page: apply(.ready)
+        case .error(let error): apply(.failed("\(error.title): \(error.detail)"))
+        default: break
+        }
+    }
+
+    private func apply(_ event: CapacitorReplaySession.Event) {
+        for effect in session.reduce(event) {
+            switch effect {
+            case .post(let message): post(message)
+            case .timer(let command): timers.perform(command)
+            case .report(let line): printOut(line)
+            case .finish(let success):
+                app.page.onResult = nil
+                done(success ? ExitCode.success : ExitCode.failure)
+            }
+        }
+    }
+
+    /// The message as a JSON literal in the page's own world, where the runtime's handler is.
+    private func post(_ message: JSONValue) {
+        app.page.web.callAsync("window.webkit.messageHandlers.\(CapacitorScripts.handlerName).postMessage(\(JSONWriter.string(message))); return true;",
+                               world: nil) { [weak self] outcome in
+            switch outcome {
+            case .success(.bool(true)): self?.apply(.posted)
+            case .success(let value): self?.apply(.postFailed("the page has no Capacitor runtime (\(JSONWriter.string(value)))"))
+            case .failure(let error): self?.apply(.postFailed(error.message))
+            }
+        }
+    }
+}

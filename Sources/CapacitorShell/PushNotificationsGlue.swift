@@ -1,0 +1,167 @@
+import CGtk
+import CapacitorContract
+import Glibc
+import HostCore
+import Push
+import PushShell
+import ShellKit
+
+/// PushNotifications' glue, for one app profile: the remembered permission and the token's
+/// record (`push.json`) in the app's data directory, the permission question (a native dialog
+/// parented to the app's window; with no one to ask, it waits for `ctl permission`), tokens
+/// from the system's random source, and the desktop's notifications. `deliverPush` and
+/// `activateNotification` are the push side's entry points (issue 14).
+@MainActor
+package final class PushNotificationsGlue: CapacitorPluginGlue {
+    let context: CapacitorGlueContext
+    /// The question's answer, waiting (for the dialog or `ctl permission`).
+    private var question: (@MainActor (HostOutcome) -> Void)?
+    private var prompt: PermissionPrompt?
+    /// Set while the app's page is alive; the push side finds the glue of an app here.
+    private static var running: [ObjectIdentifier: Weak] = [:]
+    private struct Weak { weak var glue: PushNotificationsGlue? }
+    /// Where pushes for the app's token arrive while it runs (`PushNotificationsGlue+Phone`).
+    var listener: PhoneListener?
+    private var madeNotifications: DesktopNotifications?
+    /// The app's desktop notifications (or their record, with no notification server), made on
+    /// first use: their session-bus round trips stay out of the app's start.
+    var notifications: DesktopNotifications {
+        if let made = madeNotifications { return made }
+        let made = DesktopNotifications(appId: context.app.appId ?? "hostshell.app")
+        made.onActivate = { [weak self] item in self?.activateNotification(item.payload, id: item.id) }
+        madeNotifications = made
+        return made
+    }
+
+    init(_ context: CapacitorGlueContext) {
+        self.context = context
+        Self.running[ObjectIdentifier(self)] = Weak(glue: self)
+        startPhone()
+    }
+
+    var recordPath: String { context.dataDirectory + "/" + PushRecord.fileName }
+    var permissionPath: String { context.dataDirectory + "/" + PushNotificationsPlugin.permissionFileName }
+
+    /// The running app whose bundle id is `appId` (any running app when nil), for the push side.
+    static func glue(forApp appId: String?) -> PushNotificationsGlue? {
+        running.values.compactMap(\.glue).first { appId == nil || $0.context.app.appId == appId }
+    }
+
+    // MARK: entry points for the push side
+
+    /// A push for this app arrived (`payload`: the whole APNs payload, `aps` included). In the
+    /// foreground the page's listeners get `pushNotificationReceived`; in the background it is
+    /// shown on the desktop.
+    func deliverPush(_ payload: JSONObject, id: String? = nil) {
+        context.post(PushNotificationsPlugin.delivered(id: id ?? Self.newId(), payload: payload))
+    }
+
+    /// A person acted on one of this app's notifications (`tap`: opened it); the page gets
+    /// `pushNotificationActionPerformed` with the whole payload, kept until it listens.
+    func activateNotification(_ payload: JSONObject, id: String? = nil, actionId: String = "tap", inputValue: String? = nil) {
+        context.post(PushNotificationsPlugin.activated(id: id ?? Self.newId(), payload: payload, actionId: actionId, inputValue: inputValue))
+    }
+
+    // MARK: the plugin's requests
+
+    package func perform(_ request: HostRequest, answer: @escaping @MainActor (HostOutcome) -> Void) {
+        switch request.action {
+        case "push.load":
+            var record = read(recordPath, limit: PushRecord.maxFileBytes)
+            if let text = record, PushRecord(fileText: text) == nil {
+                // Damaged: kept aside (never overwritten); the app gets a new token.
+                rename(recordPath, recordPath + ".damaged")
+                printError("hostshell: warning: \(TerminalText.escaped(recordPath)) is damaged; kept as push.json.damaged, a new token will be made")
+                record = nil
+            }
+            answer(.success(["record": record.map(JSONValue.string) ?? .null,
+                             "permission": .string(PushNotificationsPlugin.permission(fileText: read(permissionPath, limit: 4096)).rawValue)]))
+        case "permission.ask":
+            ask(appName: request.arguments["appName"]?.stringValue, answer: answer)
+        case "permission.answer":
+            let granted = request.arguments["granted"]?.boolValue ?? false
+            prompt?.withdraw()
+            prompt = nil
+            settle(granted)
+            answer(.success(["receive": .string(granted ? "granted" : "denied")]))
+        case "token.make":
+            var source = SystemRandomNumberGenerator()
+            answer(.success(["token": .string(PushToken.random(using: &source).hex)]))
+        case "record.save":
+            let text = request.arguments["text"]?.stringValue ?? ""
+            do throws(UsageError) {
+                try AtomicFile.write(Array(text.utf8), to: recordPath, what: "the push registration")
+                if let record = PushRecord(fileText: text) { listen(for: record) }
+                answer(.success([:]))
+            } catch {
+                answer(.failure(HostFailure(error.message)))
+            }
+        case "notification.show":
+            answer(.success(["shown": .bool(show(request.arguments))]))
+        case "notification.withdraw":
+            notifications.withdraw((request.arguments["ids"]?.arrayValue ?? []).compactMap(\.stringValue))
+            answer(.success([:]))
+        default:
+            answer(.failure(HostFailure("PushNotifications' glue does not know \(request.action)")))
+        }
+    }
+
+    package func close() {
+        prompt?.withdraw()
+        prompt = nil
+        question = nil
+        Self.running[ObjectIdentifier(self)] = nil
+        listener?.stop()
+        listener = nil
+        madeNotifications?.close()
+    }
+
+    /// Asks a person when one can be asked (a dialog on the app's window); else the question
+    /// waits for `ctl permission grant|deny`.
+    private func ask(appName: String?, answer: @escaping @MainActor (HostOutcome) -> Void) {
+        question = answer
+        guard context.attended, prompt == nil else { return }
+        let words = PushNotificationsPlugin.permissionPrompt(appName: appName)
+        prompt = PermissionPrompt(heading: words.heading, body: words.body, parent: context.window()) { [weak self] allow in
+            self?.prompt = nil
+            self?.settle(allow)
+        }
+    }
+
+    /// Remembers the answer for the app and answers the open question, if any.
+    private func settle(_ granted: Bool) {
+        do throws(UsageError) {
+            try AtomicFile.write(Array(PushNotificationsPlugin.permissionFile(granted: granted).utf8), to: permissionPath, what: "the notification permission")
+        } catch {
+            printError("hostshell: \(error.message); the answer holds until the app ends")
+        }
+        let waiting = question
+        question = nil
+        waiting?(.success(["receive": .string(granted ? "granted" : "denied")]))
+    }
+
+    /// Shows a notification through the app's own GApplication; false when only the state
+    /// records it (no notification server).
+    private func show(_ notification: JSONObject) -> Bool {
+        guard let id = notification["id"]?.stringValue else { return false }
+        let title = notification["title"]?.stringValue ?? ""
+        let body = [notification["subtitle"]?.stringValue ?? "", notification["body"]?.stringValue ?? ""].filter { !$0.isEmpty }
+        return notifications.show(id: id, title: title.isEmpty ? (context.app.appName ?? "") : title, body: body.joined(separator: "\n"),
+                                  payload: notification["data"]?.objectValue ?? [:])
+    }
+
+    private static func newId() -> String {
+        var source = SystemRandomNumberGenerator()
+        return String(source.next(), radix: 16, uppercase: true)
+    }
+
+    /// The file's text, or nil when there is none or it cannot be read.
+    private func read(_ path: String, limit: Int) -> String? {
+        guard access(path, F_OK) == 0 else { return nil }
+        guard let bytes = try? FileReading.bytes(path, limit: limit) else {
+            printError("hostshell: warning: \(TerminalText.escaped(path)) cannot be read; it is left as it is")
+            return nil
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,31 @@
+import CGtk
+import Glibc
+import HostCore
+import Push
+import ShellKit
+
+/// A small JSON-over-HTTP client on libsoup (loopback servers and gateways): one request, its
+/// status (nil when no answer came: refused, timed out) and its body parsed as JSON when it is.
+@MainActor
+package final class JSONRequest {
+    package typealias Done = @MainActor (_ status: Int?, _ body: JSONValue?) -> Void
+    nonisolated(unsafe) private let session: UnsafeMutablePointer<SoupSession>
+
+    init(timeoutSeconds: Double) {
+        session = soup_session_new()!
+        soup_session_set_timeout(session, guint(max(1, timeoutSeconds.rounded(.up))))
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(session)) }
+
+    /// Sends `method url` with `headers` and `body` (as JSON), then calls `done` once.
+    func send(_ method: String, _ url: String, headers: [(String, String)] = [], body: JSONValue? = nil, done: @escaping Done) {
+        guard let message = soup_message_new(method, url) else { return done(nil, ["error": .string("not a URL: \(url)")]) }
+        let requestHeaders = soup_message_get_request_headers(message)
+        for (name, value) in headers { soup_message_headers_append(requestHeaders, name, value) }
+        if let body { SoupExchange.setBody(message, JSONWriter.bytes(body), contentType: "application/json") }
+        SoupExchange.send(session, message) { answer in
+            done(answer.status, answer.body.isEmpty ? nil : try? JSONParser.parse(bytes: answer.body))
+        }
+    }
+}

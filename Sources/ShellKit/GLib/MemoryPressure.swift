@@ -1,0 +1,34 @@
+import CGtk
+
+/// The system's low-memory warnings (GLib's `GMemoryMonitor`: the desktop portal or
+/// low-memory-monitor, where either runs), passed to whoever holds memory it can give back.
+/// The control interface's `memory-pressure` reports one by hand, for tests and for machines
+/// with no monitor.
+@MainActor
+package final class MemoryPressure {
+    package static let shared = MemoryPressure()
+    private var handlers: [ObjectIdentifier: @MainActor () -> Void] = [:]
+    private var monitor: OpaquePointer?
+
+    private init() {}
+
+    /// Calls `body` on each warning until `forget(owner)`.
+    package func watch(_ owner: AnyObject, _ body: @escaping @MainActor () -> Void) {
+        if monitor == nil, let found = g_memory_monitor_dup_default() {
+            monitor = found
+            cgtk_connect_low_memory(found, { _, level, _ in
+                // "Low" is advice to trim caches; a prewarmed page is one.
+                MainActor.assumeIsolated { MemoryPressure.shared.report() }
+                _ = level
+            }, nil, nil)
+        }
+        handlers[ObjectIdentifier(owner)] = body
+    }
+
+    package func forget(_ owner: AnyObject) { handlers[ObjectIdentifier(owner)] = nil }
+
+    /// Tells every holder that memory is short.
+    func report() {
+        for body in handlers.values { body() }
+    }
+}

@@ -1,0 +1,106 @@
+import CGtk
+import HostCore
+
+/// WebDriver for `open --automation`: WebKitWebDriver starts `hostshell open … --automation` as
+/// its browser, and each session it opens drives the app's own Studio page for the chosen server
+/// — the one with the bridge and the native chrome — not a bare view. Its website data is WebKit's
+/// automation session (see `networkSession`).
+///
+/// WebKit's side of it: automation must be allowed on the web context before the views are made;
+/// the context then announces each session (`automation-started`), the session's application
+/// name must equal the client's `browserName`, and the session asks for the view to drive
+/// (`create-web-view`), which must have been built with `is-controlled-by-automation`.
+@MainActor
+package final class AutomationHost {
+    /// The automation host while `--automation` is on, else nil. Process-wide, as WebKit's switch
+    /// is: only one web context per process may allow automation, and every HostShell view is on
+    /// the default one. Main pages read it to be built for automation (see `OpenSession`).
+    package private(set) static var current: AutomationHost?
+
+    /// The name sessions report; a WebDriver client must send it as `browserName`.
+    static let browserName = "hostshell"
+
+    /// WebKit's automation network session (ephemeral, one per process). WebKit puts every view
+    /// built for automation on it, whatever session the view is given (measured with 2.50), so
+    /// under `--automation` each server's session is this one: the page, the sign-in cookie the
+    /// app installs and the sheets then share one set of website data (see `ProfileSession`).
+    package let networkSession: NetworkSessionPointer
+
+    /// The view a new browsing context gets: the main page of the server shown now.
+    private var currentView: (() -> WebViewPointer?)?
+    /// Ends the app when the session closes the page, as a browser ends with its last window.
+    private var closeApp: (() -> Void)?
+    /// The views already given to the session: HostShell has one Studio page per window, so a
+    /// second window for the same page is refused rather than given a view it cannot show.
+    private var handedOut: [WebViewPointer] = []
+
+    private init(networkSession: NetworkSessionPointer) { self.networkSession = networkSession }
+
+    /// Allows automation on the default web context. Call before any page is made, so the main
+    /// pages are built for automation from the start (WebKit cannot switch a view later).
+    @discardableResult
+    package static func enable() -> AutomationHost {
+        if let current { return current }
+        let context = webkit_web_context_get_default()
+        webkit_web_context_set_automation_allowed(context, 1)
+        // Exists once automation is allowed; kept for the life of the app.
+        let session = webkit_web_context_get_network_session_for_automation(context)!
+        g_object_ref(UnsafeMutableRawPointer(session))
+        let host = AutomationHost(networkSession: session)
+        current = host
+        // WebKitWebDriver tells the app where to meet it in this variable; without it none will.
+        if getenv("WEBKIT_INSPECTOR_SERVER") == nil {
+            printError("hostshell: --automation: no WebDriver started this app (WEBKIT_INSPECTOR_SERVER is not set), so none can connect; let WebKitWebDriver start it (README: WebDriver)")
+        }
+        cgtk_connect_automation_started(context, { _, session, data in
+            let host = Unmanaged<AutomationHost>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { host.started(session!) }
+        }, Unmanaged.passRetained(host).toOpaque(), { data, _ in Unmanaged<AutomationHost>.fromOpaque(data!).release() })
+        return host
+    }
+
+    /// Connects the host to the running app: which view a session drives, and how the app ends.
+    package func serve(view: @escaping () -> WebViewPointer?, close: @escaping () -> Void) {
+        currentView = view
+        closeApp = close
+    }
+
+    private func started(_ session: OpaquePointer) {
+        // Without the name, WebKitWebDriver refuses a session that asked for browserName "hostshell".
+        let info = webkit_application_info_new()
+        webkit_application_info_set_name(info, Self.browserName)
+        webkit_automation_session_set_application_info(session, info)
+        webkit_application_info_unref(info)
+        let id = webkit_automation_session_get_id(session).map { String(cString: $0) } ?? "?"
+        printError("hostshell: WebDriver session \(id) started; it drives the Studio page shown in the window")
+        cgtk_connect_create_web_view(session, { _, data in
+            let host = Unmanaged<AutomationHost>.fromOpaque(data!).takeUnretainedValue()
+            // A view pointer is not Sendable; it only crosses from the main actor to the main thread.
+            nonisolated(unsafe) var view: WebViewPointer?
+            MainActor.assumeIsolated { view = host.browsingContext() }
+            return view
+        }, Unmanaged.passRetained(self).toOpaque(), { data, _ in Unmanaged<AutomationHost>.fromOpaque(data!).release() })
+    }
+
+    /// The view for a browsing context the session asked for (WebKit does not take a reference).
+    private func browsingContext() -> WebViewPointer? {
+        guard let view = currentView?(), webkit_web_view_is_controlled_by_automation(view) != 0 else {
+            printError("hostshell: WebDriver asked for a page before the app had one built for automation")
+            return nil
+        }
+        guard !handedOut.contains(view) else {
+            printError("hostshell: WebDriver asked for another window; HostShell shows one Studio page per window")
+            return nil
+        }
+        handedOut.append(view)
+        // Deleting the session, or closing its window, closes the page: end the app as a browser
+        // closes with its last window, so the control socket is removed on the way out.
+        onSignal(UnsafeMutableRawPointer(view), "close") { [weak self] in
+            guard let self, self.currentView?() == view else { return }
+            self.closeApp?()
+        }
+        // A later view may reuse a freed one's address: forget it when it goes.
+        onSignal(UnsafeMutableRawPointer(view), "destroy") { [weak self] in self?.handedOut.removeAll { $0 == view } }
+        return view
+    }
+}

@@ -1,0 +1,205 @@
+import CGtk
+import HostCore
+
+/// What a page's owner hears from WebKit about the page's main frame.
+@MainActor
+package protocol WebPageObserver: AnyObject {
+    /// A new main-frame document committed (its HTTP status is `page.documentStatus`).
+    func webPageCommitted(_ page: WebPage)
+    func webPageFinished(_ page: WebPage)
+    /// The page's web process ended (crashed, was killed or ran out of memory).
+    func webPageProcessEnded(_ page: WebPage, reason: WebKitWebProcessTerminationReason)
+}
+
+/// A WebKit web view in a profile's network session, as every hosted app needs it, whatever
+/// bridge it speaks: where it runs, loading and the main frame's status, scripts run for the
+/// host, the page's own `confirm()` answered for scripted runs, the navigation policy
+/// (`WebPage+Policy`), its permission questions (`WebPage+Permissions`), and closing. An app contract's
+/// page (Studio's, Capacitor's) owns one and adds its bridge through the content manager.
+@MainActor
+package final class WebPage {
+    package let view: WebViewPointer
+    package let manager: ContentManagerPointer
+    package weak var observer: (any WebPageObserver)?
+    /// Where it may go and what it may hand out (see `WebPage+Policy`, `WebPage+Permissions`).
+    package let trust: PageTrust
+    /// The navigation policy with what it remembers between an action and its response.
+    var navigation: NavigationGuard
+    /// Its profile's permission questions and answers.
+    package let permissions: PermissionCenter
+    package private(set) var loadFinished = false
+    /// The HTTP status of the document shown (0 when it did not come over HTTP).
+    package private(set) var documentStatus = 0
+    /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
+    /// WebKit's own dialog.
+    var confirmAnswer: Bool?
+    /// Whether this page runs in another page's web process (which closing it must not end).
+    private let sharesProcess: Bool
+    private var closed = false
+    /// Its owner let go of it (see `letGo`): every navigation, pop-up, permission and dialog it
+    /// asks for from now on is refused.
+    private(set) var lettingGo = false
+    /// The last dialog WebKit showed for the page's `alert`/`confirm`/`prompt`, kept so letting
+    /// go can end it: a script waiting on a dialog no one can see would never run again.
+    private var shownDialog: OpaquePointer?
+    /// Opens a page of the server in a new window of the app (the policy's `.openWindow`);
+    /// nil: such a page is handed to the desktop instead.
+    package var onOpenWindow: ((String) -> Void)?
+    /// The pages alive, by web view: a download names only its view.
+    static var live: [UnsafeMutableRawPointer: Weak] = [:]
+    package struct Weak { weak var page: WebPage? }
+
+    /// Where a page's web view runs.
+    package enum Home {
+        /// A web process of its own on `session`. `automation`: the view is built for a WebDriver
+        /// session (`open --automation`); WebKit lets one drive only views made so at construction.
+        case own(session: NetworkSessionPointer, automation: Bool)
+        /// In `page`'s web process and network session (and its automation mode): a page more,
+        /// not a process more.
+        case beside(WebPage)
+    }
+
+    package init(_ home: Home, manager: ContentManagerPointer, trust: PageTrust) {
+        self.manager = manager
+        self.trust = trust
+        navigation = NavigationGuard(NavigationPolicy.Context(serverOrigin: trust.origin, handsOut: trust.handsOut))
+        permissions = PermissionCenter.of(profileData: trust.profileData, attended: trust.attended)
+        switch home {
+        case .own(let networkSession, let automation):
+            view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
+            sharesProcess = false
+        case .beside(let other):
+            view = cgtk_web_view_new_related(other.view, manager)
+            sharesProcess = true
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
+        connectNavigationPolicy()
+        connectPermissions()
+        cgtk_connect_load_changed(view, { _, event, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { page.loadChanged(event) }
+        }, me, nil)
+        cgtk_connect_process_terminated(view, { _, reason, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                page.loadFinished = false
+                page.observer?.webPageProcessEnded(page, reason: reason)
+            }
+        }, me, nil)
+        cgtk_connect_script_dialog(view, { _, dialog, data in
+            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                if page.lettingGo { return 1 }  // nothing is shown: the dialog ends at once, unanswered
+                guard let answer = page.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
+                    page.keep(dialog: dialog)
+                    return 0  // WebKit shows its own dialog
+                }
+                webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
+                return 1
+            }
+        }, me, nil)
+    }
+
+    /// A page dropped without `close` (a bug) still disconnects, so no signal reaches it freed.
+    isolated deinit {
+        keep(dialog: nil)
+        guard !closed else { return }  // after close the view may be gone: nothing to undo
+        disconnect()
+    }
+
+    private func keep(dialog: OpaquePointer?) {
+        if let shownDialog { webkit_script_dialog_unref(shownDialog) }
+        shownDialog = dialog.map { webkit_script_dialog_ref($0) }
+    }
+
+    /// Whether WebKit judges the page's web process responsive (it answered WebKit's last wait).
+    var isResponsive: Bool { webkit_web_view_get_is_web_process_responsive(view) != 0 }
+
+    /// Calls `body` with `isResponsive` each time WebKit's judgement changes.
+    package func onResponsivenessChange(_ body: @escaping @MainActor (Bool) -> Void) {
+        onNotify(UnsafeMutableRawPointer(view), "is-web-process-responsive") { [weak self] in
+            guard let self else { return }
+            body(self.isResponsive)
+        }
+    }
+
+    /// The owner let go of the page but keeps its document running, hidden, for a moment (a
+    /// sheet page until its replies have run): its observer hears nothing more, its questions
+    /// are withdrawn, its loading stops, and whatever it asks beyond its document is refused.
+    /// `close` ends it.
+    package func letGo() {
+        guard !closed, !lettingGo else { return }
+        lettingGo = true
+        observer = nil
+        permissions.withdraw(page: self)
+        // A dialog still open is answered as if dismissed (nothing, once it was answered).
+        if let shownDialog { webkit_script_dialog_close(shownDialog) }
+        webkit_web_view_stop_loading(view)
+    }
+
+    /// Stops every signal into this page and its loading; ends its web process unless another
+    /// page shares it. The owner drops the view.
+    package func close() {
+        guard !closed else { return }
+        closed = true
+        Self.live[UnsafeMutableRawPointer(view)] = nil
+        disconnect()
+        permissions.withdraw(page: self)
+        if sharesProcess {
+            // The process goes on for the other page; this one stops now and is closed in it
+            // when its view is finalized.
+            webkit_web_view_stop_loading(view)
+        } else {
+            webkit_web_view_terminate_web_process(view)
+        }
+    }
+
+    private func disconnect() {
+        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                             Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    package func load(_ uri: String) {
+        navigation.hostLoads(uri)
+        webkit_web_view_load_uri(view, uri)
+    }
+
+    package var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }
+    package var title: String? { webkit_web_view_get_title(view).map { String(cString: $0) } }
+    /// The window the page is shown in (the parent for its dialogs), if it is in one.
+    package var window: WidgetPointer? { windowOf(cgtk_widget(UnsafeMutableRawPointer(view))) }
+
+    private func loadChanged(_ event: WebKitLoadEvent) {
+        switch event {
+        case WEBKIT_LOAD_STARTED:
+            loadFinished = false
+        case WEBKIT_LOAD_COMMITTED:
+            let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
+            documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0
+            permissions.withdraw(page: self)  // the old document's questions go with it
+            observer?.webPageCommitted(self)
+        case WEBKIT_LOAD_FINISHED:
+            loadFinished = true
+            observer?.webPageFinished(self)
+        default:
+            break
+        }
+    }
+
+    /// Runs a script in the page world, for scripted tours and tests only (never with message content).
+    package func evaluate(_ script: String) {
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
+    }
+
+    /// Runs a script in the page world and reports its value as JSON (undefined as null) or the
+    /// exception's message. For the control interface's `eval`, which only `--allow-eval` enables.
+    package func evaluate(_ script: String, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
+        let box = Unmanaged.passRetained(ScriptResultBox(done)).toOpaque()
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
+            var error: UnsafeMutablePointer<GError>? = nil
+            let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
+            ScriptResultBox.finish(data, value: value, error: &error)
+        }, box)
+    }
+}

@@ -1,0 +1,101 @@
+import CGtk
+import HostCore
+import ShellKit
+import StudioContract
+
+/// Loading the server's Studio, carried out: the session's `LoadingMachine` decides (identity
+/// check, reveal, failure screens, reloads after a crash, a kiosk's retries); this reports the
+/// identity check's and WebKit's events to it and performs its effects.
+extension OpenSession {
+    /// Checks the server's identity, then loads Studio (start, Retry, the control's `reload`).
+    func verifyAndLoad() { loadingEvent(.start) }
+
+    /// Loads Studio's start page (after sign-in or sign-out).
+    func loadStudio() { loadingEvent(.loadAgain) }
+
+    /// What the window shows (for `--check`, replays and state dumps).
+    var screen: Screen { loading.screen }
+
+    /// Called after every change of the page: a catalog may have arrived.
+    func reportPageState() {
+        if page.session.catalog != nil { loadingEvent(.catalogArrived) }
+    }
+
+    func loadingEvent(_ event: LoadingEvent) {
+        var shown = false
+        for effect in loading.reduce(event) {
+            switch effect {
+            case .fetchIdentity(let request):
+                // Asynchronous: the loading mark keeps turning while a slow server answers.
+                IdentityClient.fetch(record.address) { [weak self] result in
+                    guard let self else { return }
+                    switch result {
+                    case .success(let identity): self.loadingEvent(.identityAnswered(request: request, self.record.verify(identity)))
+                    case .failure(let failure): self.loadingEvent(.identityFailed(request: request, failure.kind, message: failure.message))
+                    }
+                }
+            case .loadStartPage:
+                page.load(record.address.origin.description + "/")
+            case .reload:
+                webkit_web_view_reload(page.view)
+            case .endWebProcess:
+                webkit_web_view_terminate_web_process(page.view)
+            case .show(let screen):
+                view.show(screen)
+                shown = true
+            case .timer(let command):
+                loadingTimers.perform(command)
+            }
+        }
+        if shown { onScreenChanged?() }
+    }
+
+    /// Wires loading: the timers, Retry, a kiosk's unattended retries, and WebKit's load,
+    /// responsiveness and web-process signals. The window shows the machine's first screen from the start.
+    func connectLoading() {
+        loadingTimers = TimerBank { [weak self] name in self?.loadingEvent(.timerFired(name)) }
+        view.onRetry = { [weak self] in self?.verifyAndLoad() }
+        if kiosk != nil { loadingEvent(.kioskMode) }
+        view.show(loading.screen)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        // Connected after the page's own handlers, which run first: `documentStatus` and the
+        // catalog are the new document's when this one runs.
+        cgtk_connect_load_changed(page.view, { _, event, data in
+            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                switch event {
+                case WEBKIT_LOAD_COMMITTED: session.loadingEvent(.loadCommitted(status: session.page.web.documentStatus, uri: session.page.uri ?? ""))
+                case WEBKIT_LOAD_FINISHED: session.loadingEvent(.loadFinished)
+                default: break
+                }
+            }
+        }, me, nil)
+        cgtk_connect_load_failed(page.view, { _, _, uri, error, data in
+            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+            let failure = OpenSession.failure(error)
+            let where_ = uri.map { String(cString: $0) } ?? ""
+            MainActor.assumeIsolated { session.loadingEvent(.loadFailed(failure, uri: where_)) }
+            return failure == .cancelled || failure == .policy ? 0 : 1  // 1: no WebKit error page
+        }, me, nil)
+        page.web.onResponsivenessChange { [weak self] responsive in self?.loadingEvent(.webProcessResponsive(responsive)) }
+        cgtk_connect_process_terminated(page.view, { _, reason, data in
+            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+            let end: WebProcessEnd = switch reason {
+            case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemory
+            case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByHost
+            default: .crashed
+            }
+            MainActor.assumeIsolated { session.loadingEvent(.webProcessEnded(end, at: monotonicSeconds())) }
+        }, me, nil)
+    }
+
+    /// A `load-failed` error as the machine sorts it.
+    private nonisolated static func failure(_ error: UnsafeMutablePointer<GError>?) -> LoadFailure {
+        guard let error else { return .other("unknown error") }
+        if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue {
+            return .cancelled
+        }
+        if error.pointee.domain == webkit_policy_error_quark() { return .policy }
+        return .other(String(cString: error.pointee.message))
+    }
+}

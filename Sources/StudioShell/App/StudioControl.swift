@@ -1,0 +1,170 @@
+import CGtk
+import HostCore
+import ShellKit
+import StudioContract
+
+/// The Studio app's control commands: the native side of Studio a test drives as a person
+/// would — tabs and back, servers, sign-in, alerts, share, menus, sheets, QR scans, uploads,
+/// deep links. The host core's own commands (state, wait, events, snapshots, eval, resize,
+/// memory pressure) never come here.
+extension ShellApp {
+    package func handle(_ command: ControlCommand, ok: @escaping @MainActor (JSONValue) -> Void,
+                fail: @escaping @MainActor (String) -> Void) {
+        let page = session.page
+        switch command {
+        case .tap(let destination):
+            let known = page.session.catalog?.destinations.map(\.id) ?? []
+            guard known.contains(destination) else {
+                return fail(known.isEmpty ? "there is no native navigation on this page (no catalog)"
+                                          : "no destination \"\(destination)\" in the catalog; destinations: \(known.joined(separator: ", "))")
+            }
+            page.tap(destination: destination)
+            ok(.null)
+        case .back:
+            guard page.session.nativeChrome.backBar != nil else { return fail("this page has no back bar") }
+            page.tapBack()
+            ok(.null)
+        case .switchServer(let id):
+            if let problem = switchTo(id) { return fail(problem) }
+            ok(.null)
+        case .serversChanged:
+            followStore { result in
+                switch result {
+                case .success(let summary): ok(["message": .string(summary)])
+                case .failure(let error): fail(error.message)
+                }
+            }
+        case .reload:
+            session.verifyAndLoad()
+            ok(.null)
+        case .signIn:
+            guard !session.auth.signingIn else { return fail("a sign-in window is already open") }
+            session.signIn()
+            ok(.null)
+        case .cancelSignIn:
+            guard session.auth.signingIn else { return fail("no sign-in window is open") }
+            session.auth.cancelSignIn()
+            ok(.null)
+        case .signOut:
+            session.signOut()
+            ok(.null)
+        case .alert(let actionId):
+            guard let dialog = session.alertDialog else { return fail("no alert is showing") }
+            guard dialog.press(actionId) else {
+                return fail("the alert has no button \"\(actionId)\"; its buttons: \(dialog.request.actions.map(\.id).joined(separator: ", "))")
+            }
+            ok(.null)
+        case .share(let choice):
+            guard let panel = session.sharePanel else { return fail("no share panel is open") }
+            let offered = panel.choices
+            guard panel.respond(choice) else { return fail("the share panel offers \(offered.joined(separator: ", ")), not \(choice)") }
+            if choice.hasPrefix("copy") {
+                SharePanel.clipboardText { text in ok(["clipboard": text.map(JSONValue.string) ?? .null]) }
+            } else {
+                ok(.null)
+            }
+        case .menuOpen(let menuId):
+            guard session.activePage.session.currentMenu(menuId) != nil else {
+                return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
+            }
+            session.activeMenus.requestOpen(menuId)
+            guard session.activePage.session.openMenu?.menuId == menuId, session.activeMenus.shownId == menuId else {
+                return fail("the menu could not be shown: GTK took it down at once (another application holds the pointer and keyboard); nothing was sent to Studio, ask again")
+            }
+            ok(.null)
+        case .menu(let actionId):
+            let page = session.activePage
+            guard let open = page.session.openMenu else { return fail("no menu is open") }
+            guard session.activeMenus.shownId == open.menuId else { return fail("the menu is not on screen yet: wait for menus.open first") }
+            guard let item = open.items.first(where: { $0.id == actionId }) else { return fail("the open menu has no item \"\(actionId)\"") }
+            guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
+            page.menuChosen(open.menuId, actionId: actionId)
+            ok(.null)
+        case .menuClose:
+            let page = session.activePage
+            guard let open = page.session.openMenu else { return fail("no menu is open") }
+            page.menuDismissed(open.menuId)
+            ok(.null)
+        case .sheetAction(let actionId):
+            guard session.presentations.isShowing else { return fail("no sheet is shown") }
+            guard session.presentations.pressAction(actionId) else {
+                return fail("the sheet's header offers no action \"\(actionId)\" (or it is disabled)")
+            }
+            ok(.null)
+        case .sheetDismiss:
+            let sheets = session.presentations!
+            guard sheets.isShowing else { return fail("no sheet is shown") }
+            guard sheets.isDismissible else { return fail("the sheet is not dismissible") }
+            sheets.dismiss()
+            ok(.null)
+        case .openURL(let url):
+            let result = openURL(url)
+            if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }
+        case .scan(let answer):
+            guard let scan = session.qrScan else { return fail("no QR scan is open") }
+            switch answer {
+            case .value(let text): scan.finish(text)
+            case .cancel: scan.finish(nil)
+            case .image(let path):
+                scan.use(image: path)
+                if session.qrScan != nil { return fail("no QR code was found in \(path); the scan is still open") }
+            }
+            ok(.null)
+        case .pickFiles(let paths):
+            session.pickFiles(paths)
+            ok(.null)
+        case .cancelUploads:
+            guard let uploader = session.uploader else { return fail("no upload is running") }
+            uploader.cancel()
+            ok(.null)
+        case .refreshCredential(let times):
+            guard session.auth.credential != nil else { return fail("there is no credential to refresh: sign in first") }
+            var results: [Bool] = []
+            for _ in 0..<times {
+                session.auth.refresh(studioSession: false) { refreshed in
+                    results.append(refreshed)
+                    if results.count == times { ok(["refreshed": .array(results.map(JSONValue.bool))]) }
+                }
+            }
+        case .eval(let script, true):
+            guard let sheetPage = session.presentations.shownPage else { return fail("no sheet is shown") }
+            sheetPage.web.evaluate(script) { result in
+                switch result {
+                case .success(let value): ok(value)
+                case .failure(let error): fail("the script failed: \(error.message)")
+                }
+            }
+        case .permission(let grant):
+            // WebKit's permission question open on the page shown (or the next one asked).
+            ok(["message": .string(session.activePage.web.permissions.controlAnswer(grant))])
+        case .action(let name, let windowId):
+            guard let action = AppAction(rawValue: name) else {
+                return fail("no action \"\(name)\"; actions: \(AppAction.names.joined(separator: ", "))")
+            }
+            if kiosk != nil { return fail("a kiosk offers no app actions") }
+            let target: StudioWindow
+            if let windowId, windowId != 1 {
+                guard let second = secondWindows.first(where: { $0.id == windowId }) else {
+                    return fail("no window \(windowId); windows: \(([1] + secondWindows.map(\.id)).map(String.init).joined(separator: ", "))")
+                }
+                target = second.window
+            } else {
+                target = window
+            }
+            // Answered first: quitting ends the app (and its control socket) on the way.
+            guard target.actions.activate(action) else { return fail("this window does not offer \(name)") }
+            ok(.null)
+        case .download(let id, let choice):
+            if let problem = DownloadCenter.shared.open(id, choice: choice) { return fail(problem) }
+            ok(.null)
+        case .lifecycle(let change):
+            // The window's focus as a person would change it (for download notifications).
+            if let problem = DownloadNotifier.shared.simulate(change) { return fail(problem) }
+            ok(["message": .string("the app's windows count as \(change == .focus ? "active" : "inactive") from now on")])
+        case .rotatePushToken, .push, .hermes, .notification:
+            fail("a Studio has no use for this command: it is a Capacitor app's")
+        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
+            fail("the host answers this command itself")  // never sent here
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import CGtk
+import Glibc
+import HostCore
+import ShellKit
+import StudioContract
+
+/// Where the app's credentials live: the Secret Service (the desktop keyring, over D-Bus) when
+/// one answers, or — the explicit fallback for headless machines — a 0600 file in each server's
+/// profile directory. Chosen once at start-up and reported; `--credential-store` overrides.
+@MainActor
+package final class CredentialStore {
+    package typealias Kind = SecretStoreKind
+
+    let kind: Kind
+    /// Why this store was chosen, for the start-up report.
+    let reason: String
+
+    private init(kind: Kind, reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    /// `preference`: "auto" (the Secret Service if it answers, else the file), "secret-service"
+    /// (fail clearly if it does not answer), or "file".
+    package static func choose(_ preference: String) throws(UsageError) -> CredentialStore {
+        let choice = try SecretStoreKind.choose(preference, files: "in each server's profile", problem: secretServiceProblem)
+        return CredentialStore(kind: choice.kind, reason: choice.reason)
+    }
+
+    /// Nil when the Secret Service answers a lookup; else what went wrong.
+    package static func secretServiceProblem() -> String? {
+        keyring.problem(probing: attributes(for: "hostshell-probe"))
+    }
+
+    private static var keyring: SecretServiceStore { SecretServiceStore(schema: cgtk_credential_schema()) }
+
+    private static func attributes(for server: String) -> [String: String] { ["server": server] }
+
+    static func filePath(for server: String) -> String {
+        ServerStoreFile.profileDirectories(for: server).data + "/credential.json"
+    }
+
+    // MARK: reading and writing
+
+    /// The saved credential, or nil. A damaged file is reported and moved aside, never used.
+    package func load(_ server: String) -> Credential? {
+        let text: String
+        switch kind {
+        case .secretService:
+            do throws(SecretStoreFailure) {
+                guard let secret = try Self.keyring.lookup(Self.attributes(for: server)) else { return nil }
+                text = secret
+            } catch {
+                printError("hostshell: warning: \(error.message) (the credential for \(server))")
+                return nil
+            }
+        case .file:
+            let path = Self.filePath(for: server)
+            guard access(path, F_OK) == 0, let bytes = try? FileReading.bytes(path, limit: Credential.maxStoredBytes) else { return nil }
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        guard let credential = Credential(storedForm: text) else {
+            printError("hostshell: warning: the saved credential for \(server) is damaged; sign in again")
+            if kind == .file { rename(Self.filePath(for: server), Self.filePath(for: server) + ".damaged") }
+            return nil
+        }
+        return credential
+    }
+
+    func save(_ credential: Credential, for server: String, label: String) throws(UsageError) {
+        let text = JSONWriter.string(credential.json)
+        switch kind {
+        case .secretService:
+            do throws(SecretStoreFailure) {
+                try Self.keyring.store(Self.attributes(for: server), label: "HostShell: \(label)", secret: text)
+            } catch {
+                throw UsageError("could not save the credential: \(error.message)")
+            }
+        case .file:
+            try AtomicFile.write(Array(text.utf8), to: Self.filePath(for: server), what: "the credential")
+        }
+    }
+
+    /// Forgets the server's credential (sign-out, removal). Also clears the other store's copy,
+    /// so switching stores never leaves a credential behind.
+    static func delete(_ server: String) {
+        try? keyring.clear(attributes(for: server))
+        unlink(filePath(for: server))
+    }
+}

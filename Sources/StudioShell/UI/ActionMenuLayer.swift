@@ -1,0 +1,183 @@
+import CGtk
+import ShellKit
+import StudioContract
+
+/// Studio's action menus over the web view: each registered trigger becomes an invisible native
+/// button over its rect (normalized to the view), which opens the menu anchored there; a context
+/// click (right button, or a long press) opens the armed menu at the pointer. The menu is a
+/// popover with the groups as sections, disabled items greyed, destructive items in red, and
+/// the keyboard works as in any GTK menu. Which menus exist, which one is open and what a
+/// choice reports are the page session's: this only draws them and passes the person's clicks on.
+@MainActor
+package final class ActionMenuLayer {
+    /// The overlay holding the web view and the trigger buttons.
+    let widget: WidgetPointer
+    private var triggers: [(id: String, rect: NormalizedRect, button: WidgetPointer)] = []
+    /// The armed menu's id: a context click opens it (and so is claimed before WebKit's menu).
+    private var armedId: String?
+    private var popover: WidgetPointer?
+    private var shownMenuId: String?
+    /// Where the next menu shown points: the trigger or pointer that asked for it.
+    private var anchor = GdkRectangle(x: 0, y: 0, width: 1, height: 1)
+    /// The person asked for a menu, chose an item, or closed the open menu without a choice.
+    var onOpen: ((String) -> Void)?
+    var onChoose: ((String, String) -> Void)?
+    var onDismiss: ((String) -> Void)?
+
+    init(web: WidgetPointer) {
+        widget = gtk_overlay_new()!
+        gtk_overlay_set_child(cast(widget), web)
+        cgtk_connect_child_position(widget, { overlay, child, allocation, data in
+            let layer = Unmanaged<ActionMenuLayer>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated {
+                guard let child, let allocation, let entry = layer.triggers.first(where: { $0.button == child }) else { return 0 }
+                let width = Double(gtk_widget_get_width(layer.widget)), height = Double(gtk_widget_get_height(layer.widget))
+                allocation.pointee = GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
+                                                  width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
+                return 1
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // A context click opens the armed menu at the pointer, before WebKit's own menu.
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(click, 3)
+        gtk_event_controller_set_propagation_phase(click, GTK_PHASE_CAPTURE)
+        cgtk_connect_pressed(click, { gesture, _, x, y, data in
+            let layer = Unmanaged<ActionMenuLayer>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                guard let armed = layer.armedId else { return }
+                gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
+                layer.anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+                layer.onOpen?(armed)
+            }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        gtk_widget_add_controller(widget, click)
+    }
+
+    /// Shows the page's trigger controls as they are now.
+    func update(armed: ActionMenu?, triggers current: [String: ActionMenuTrigger]) {
+        armedId = armed?.menuId
+        // The same triggers in the same places (Studio sent them again): nothing to rebuild, and
+        // an open menu stays as it is.
+        let placed = current.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value.rect) }
+        if placed.count == triggers.count && zip(placed, triggers).allSatisfy({ $0.0 == $1.id && $0.1 == $1.rect }) { return }
+        for entry in triggers { gtk_overlay_remove_overlay(cast(widget), entry.button) }
+        triggers = []
+        for (id, trigger) in current.sorted(by: { $0.key < $1.key }) {
+            let button = gtk_button_new()!
+            gtk_widget_add_css_class(button, "flat")
+            gtk_widget_add_css_class(button, "hostshell-menu-trigger")
+            gtk_widget_set_tooltip_text(button, trigger.menu.label)
+            onSignal(raw(button), "clicked") { [weak self] in self?.requestOpen(id) }
+            gtk_overlay_add_overlay(cast(widget), button)
+            triggers.append((id, trigger.rect, button))
+        }
+    }
+
+    /// Asks for the menu `menuId`, pointing at its trigger (or the middle, for the armed menu),
+    /// as a click on the trigger does (the control interface's `menu-open`).
+    func requestOpen(_ menuId: String) {
+        let width = Double(gtk_widget_get_width(widget)), height = Double(gtk_widget_get_height(widget))
+        if let entry = triggers.first(where: { $0.id == menuId }) {
+            anchor = GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
+                                  width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
+        } else {
+            anchor = GdkRectangle(x: Int32(width / 2), y: Int32(height / 2), width: 1, height: 1)
+        }
+        onOpen?(menuId)
+    }
+
+    /// Shows `menu` at the anchor of the request, in place of any menu shown. False when GTK
+    /// could not show it: a menu grabs the pointer and keyboard, and while another application
+    /// holds them GTK takes the popover down at once.
+    func show(_ menu: ActionMenu) -> Bool {
+        hide()
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        for (index, group) in menu.groups.enumerated() {
+            if index > 0 { gtk_box_append(cast(box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)) }
+            for item in group.items {
+                let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+                if let icon = item.icon { gtk_box_append(cast(row), gtk_image_new_from_icon_name(IconTokens.symbolicName(for: icon))) }
+                let label = gtk_label_new(item.label)!
+                gtk_label_set_xalign(cast(label), 0)
+                gtk_box_append(cast(row), label)
+                let button = gtk_button_new()!
+                gtk_button_set_child(cast(button), row)
+                gtk_widget_add_css_class(button, "flat")
+                if item.role == .destructive { gtk_widget_add_css_class(label, "error") }
+                gtk_widget_set_sensitive(button, item.disabled ? 0 : 1)
+                let id = item.id
+                let menuId = menu.menuId
+                onSignal(raw(button), "clicked") { [weak self] in self?.onChoose?(menuId, id) }
+                gtk_box_append(cast(box), button)
+            }
+        }
+        let popover = gtk_popover_new()!
+        gtk_popover_set_child(cast(popover), box)
+        gtk_widget_set_parent(popover, widget)
+        var pointing = anchor
+        gtk_popover_set_pointing_to(cast(popover), &pointing)
+        let menuId = menu.menuId
+        onSignal(raw(popover), "closed") { [weak self] in
+            // Closed by the person (Escape, a click outside): reported on the next turn, once a
+            // click on an item (which closes the popover too) has been handled first.
+            guard let self, self.popover == popover else { return }
+            MainLoop.after(milliseconds: 0) { [weak self] in
+                guard let self, self.popover == popover else { return }
+                self.onDismiss?(menuId)
+            }
+        }
+        self.popover = popover
+        shownMenuId = menuId
+        gtk_popover_popup(cast(popover))
+        // Shown, GTK maps it during the popup; a failed grab hides it again before that.
+        guard gtk_widget_get_mapped(popover) != 0 else {
+            hide()
+            return false
+        }
+        return true
+    }
+
+    /// The menu on screen — mapped by GTK, so a person could see it and choose from it (the
+    /// session's `openMenu` says which menu is open; this, whether it is showing yet).
+    var shownId: String? {
+        guard let popover, gtk_widget_get_mapped(popover) != 0 else { return nil }
+        return shownMenuId
+    }
+
+    /// Takes the menu shown away (no report: the session decided).
+    func hide() {
+        guard let popover else { return }
+        self.popover = nil  // before popdown, so its "closed" is not taken for the person's
+        shownMenuId = nil
+        gtk_popover_popdown(cast(popover))
+        // Let go of it once GTK is done with its surface (pointer and focus updates after the
+        // popdown still look at it during this turn of the loop).
+        g_object_ref(raw(popover))  // its parent may be gone by then
+        MainLoop.after(milliseconds: 250) {
+            if gtk_widget_get_parent(popover) != nil { gtk_widget_unparent(popover) }
+            g_object_unref(raw(popover))
+        }
+    }
+}
+
+extension ActionMenuLayer {
+    /// Passes the person's clicks on this layer to `page`'s session.
+    func attach(to page: StudioPage) {
+        onOpen = { [weak page] menuId in page?.apply(.menuOpenRequested(menuId: menuId)) }
+        onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
+        onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
+    }
+
+    /// Carries out a menu effect of `page`'s session (the armed menu or triggers changed, show or
+    /// hide a menu); false for any other effect.
+    func perform(_ effect: PageEffect, for page: StudioPage) -> Bool {
+        switch effect {
+        case .menusChanged: update(armed: page.session.armedMenu, triggers: page.session.triggers)
+        case .showMenu(let menu):
+            if !show(menu) { page.apply(.menuNotShown(menuId: menu.menuId)) }
+        case .hideMenu: hide()
+        default: return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,92 @@
+import CGtk
+import HostCore
+import ShellKit
+import StudioContract
+
+/// The share panel for content Studio shares: what is shared, and the ways a Linux desktop has
+/// to pass it on — copy the link or the text, open the link in the browser, send it by e-mail.
+/// Reports the choice (or "cancel").
+@MainActor
+package final class SharePanel {
+    let request: ShareRequest
+    private var dialog: WidgetPointer?
+    private let chosen: @MainActor (String) -> Void
+
+    /// The choices this content offers, in order.
+    var choices: [String] {
+        var list: [String] = []
+        if request.url != nil { list += ["copy-link", "open"] }
+        if request.text != nil { list.append("copy-text") }
+        list += ["email", "cancel"]
+        return list
+    }
+
+    init(_ request: ShareRequest, parent: WidgetPointer?, chosen: @escaping @MainActor (String) -> Void) {
+        self.request = request
+        self.chosen = chosen
+        let window = asWindow(parent)
+        let body = [request.text, request.url].compactMap { $0 }.joined(separator: "\n")
+        let dialog = adw_message_dialog_new(window, request.title ?? "Share", body)!
+        let message = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: AdwMessageDialog.self)
+        let labels = ["copy-link": "Copy _Link", "open": "_Open in Browser", "copy-text": "Copy _Text", "email": "_E-mail", "cancel": "_Cancel"]
+        for choice in choices { adw_message_dialog_add_response(message, choice, labels[choice]) }
+        adw_message_dialog_set_close_response(message, "cancel")
+        adw_message_dialog_set_default_response(message, choices.first)
+        cgtk_connect_alert_response(dialog, { _, response, data in
+            let panel = Unmanaged<SharePanel>.fromOpaque(data!).takeUnretainedValue()
+            let id = response.map { String(cString: $0) } ?? "cancel"
+            MainActor.assumeIsolated { panel.respond(id, closing: false) }
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        self.dialog = dialog
+        gtk_window_present(cast(dialog))
+    }
+
+    /// The choice made (from the dialog, or the control interface); false for one not offered.
+    @discardableResult
+    func respond(_ choice: String, closing: Bool = true) -> Bool {
+        guard choices.contains(choice) else { return false }
+        if closing, let dialog {
+            g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(dialog), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                                 Unmanaged.passUnretained(self).toOpaque())
+            gtk_window_destroy(cast(dialog))
+        }
+        dialog = nil
+        perform(choice)
+        chosen(choice)
+        return true
+    }
+
+    private func perform(_ choice: String) {
+        switch choice {
+        case "copy-link": copy(request.url ?? "")
+        case "copy-text": copy(request.text ?? "")
+        case "open": if let url = request.url { DesktopHandoff.shared.open(url, reason: "a person chose Open in the share panel") }
+        case "email":
+            let subject = FormEncoding.escape(request.title ?? "")
+            let body = FormEncoding.escape([request.text, request.url].compactMap { $0 }.joined(separator: "\n"))
+            DesktopHandoff.shared.open("mailto:?subject=\(subject)&body=\(body)", reason: "a person chose E-mail in the share panel")
+        default: break
+        }
+    }
+
+    private func copy(_ text: String) {
+        guard let display = gdk_display_get_default() else { return }
+        gdk_clipboard_set_text(gdk_display_get_clipboard(display), text)
+    }
+
+    /// What is on the clipboard now (for the state dump after a copy), read back asynchronously.
+    static func clipboardText(_ done: @escaping @MainActor (String?) -> Void) {
+        guard let display = gdk_display_get_default() else { return done(nil) }
+        let box = Unmanaged.passRetained(TextBox(done)).toOpaque()
+        gdk_clipboard_read_text_async(gdk_display_get_clipboard(display), nil, { source, result, data in
+            let box = Unmanaged<TextBox>.fromOpaque(data!).takeRetainedValue()
+            let text = takeGString(gdk_clipboard_read_text_finish(OpaquePointer(source), result, nil))
+            MainActor.assumeIsolated { box.done(text) }
+        }, box)
+    }
+}
+
+private final class TextBox {
+    let done: @MainActor (String?) -> Void
+    init(_ done: @escaping @MainActor (String?) -> Void) { self.done = done }
+}
