@@ -43,12 +43,11 @@ package struct CapacitorGlueContext {
 /// their glue by plugin name. `standard` is Capacitor's own; the command that runs an app adds
 /// the app's own plugins (`adding`). A request for a plugin with no glue fails with a clear
 /// message.
-@MainActor
-package struct CapacitorPluginSet {
-    package typealias MakeGlue = @MainActor (CapacitorGlueContext) -> any CapacitorPluginGlue
+package struct CapacitorPluginSet: Sendable {
+    package typealias MakeGlue = @MainActor @Sendable (CapacitorGlueContext) -> any CapacitorPluginGlue
     /// Runs once before the app starts, with `--credential-store`'s word; says what it chose,
     /// for the start-up report, or refuses the word.
-    package typealias Prepare = @MainActor (_ credentialStore: String) throws -> String
+    package typealias Prepare = @MainActor @Sendable (_ credentialStore: String) throws -> String
     var types: [any CapacitorPlugin.Type]
     var glues: [String: MakeGlue]
     var prepare: [Prepare]

@@ -12,7 +12,7 @@ extension CapacitorPluginSet {
     }
 
     /// Chooses where HomeSecAuth keeps its entries (`--credential-store`), and says so.
-    private static func chooseSecretStore(_ preference: String) throws -> String {
+    @MainActor private static func chooseSecretStore(_ preference: String) throws -> String {
         "HomeSecAuth keeps its entries " + (try CapacitorSecretStores.choose(preference))
     }
 

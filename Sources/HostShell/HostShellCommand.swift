@@ -43,10 +43,7 @@ enum HostShellCommand {
             case "probe": return try ProbeCommand.run(rest)
             case "server": return try ServerCommand.run(rest)
             case "open": return try OpenCommand.run(rest)
-            case "capacitor":
-                return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
-                    do throws(UsageError) { return .success(try CapacitorCommand.run(rest, plugins: .withHomeSec)) } catch { return .failure(error) }
-                }.get()
+            case "capacitor": return try CapacitorCommand.run(rest, plugins: .withHomeSec)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "apns": return try APNsCommand.run(rest)

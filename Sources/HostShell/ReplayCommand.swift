@@ -49,9 +49,7 @@ enum ReplayCommand {
         case .capacitor:
             let calls = try CapacitorReplayCall.parse(text).mapError { UsageError("\(path): \($0.message)") }.get()
             guard !calls.isEmpty else { throw UsageError("\(path) has no plugin calls to replay") }
-            return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
-                do throws(UsageError) { return .success(try CapacitorCommand.run(rest, plugins: .withHomeSec, replay: (calls, verbose))) } catch { return .failure(error) }
-            }.get()
+            return try CapacitorCommand.run(rest, plugins: .withHomeSec, replay: (calls, verbose))
         }
     }
 }

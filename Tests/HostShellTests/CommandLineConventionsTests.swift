@@ -6,12 +6,12 @@ import Testing
 /// top-level help and has a `--help` that lists every option its command file handles.
 @Suite("hostshell command-line conventions")
 struct CommandLineConventionsTests {
-    static let sources = HostShellBinary.root.appendingPathComponent("Sources/HostShell")
+    static let sources = HostShellBinary.root.appendingPathComponent("Sources")
 
     /// The subcommands the dispatcher runs, and the type each hands its arguments to, read from
     /// `case "NAME": return try … TYPE.run(` in its switch.
     static func dispatchedCommands() throws -> [(name: String, type: String)] {
-        let text = try String(contentsOf: sources.appendingPathComponent("CLI/HostShellCommand.swift"), encoding: .utf8)
+        let text = try String(contentsOf: sources.appendingPathComponent("HostShell/HostShellCommand.swift"), encoding: .utf8)
         let pattern = try NSRegularExpression(pattern: #"case "([a-z][a-z-]*)":[^\n]*?(\w+Command)\.run\("#)
         return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             (String(text[Range(match.range(at: 1), in: text)!]), String(text[Range(match.range(at: 2), in: text)!]))

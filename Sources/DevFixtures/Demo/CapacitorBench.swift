@@ -39,9 +39,7 @@ package final class CapacitorBench {
         options.appId = appId
         options.device = .desktop  // the floor's window: 1280 × 800
         options.credentialStore = "file"
-        let launch = try MainActor.assumeIsolated { () -> Result<CapacitorLaunch, UsageError> in
-            do throws(UsageError) { return .success(try CapacitorCommand.launch(options, plugins: .withHomeSec)) } catch { return .failure(error) }
-        }.get()
+        let launch = try CapacitorCommand.launch(options, plugins: .withHomeSec)
         try MainLoop.startGTK(noDisplay: "bench capacitor needs a display (scripts/bench starts Xvfb)")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             do throws(UsageError) {
