@@ -1,6 +1,7 @@
 import CGtk
 import CapacitorContract
 import HostCore
+import Push
 
 /// A Capacitor app's own control commands (the core keeps state, wait, events, snapshot, eval,
 /// resize and memory pressure): the window's lifecycle as the system would change it, a link
@@ -24,6 +25,27 @@ extension CapacitorApp {
         case .permission(let grant):
             if page.post(.permission(grant: grant)) { return ok(["message": .string(grant ? "granted" : "denied")]) }
             ok(["message": .string(page.web.permissions.controlAnswer(grant))])
+        case .app(let request):
+            do throws(ControlError) { handle(try PushControl.decode(request), ok: ok, fail: fail) } catch { fail(error.message) }
+        case .reload:
+            webkit_web_view_reload(page.view)
+            ok(["message": "reloading"])
+        case .back:
+            guard webkit_web_view_can_go_back(page.view) != 0 else { return fail("the page has nothing to go back to") }
+            webkit_web_view_go_back(page.view)
+            ok(["message": "went back"])
+        case .eval(_, true):
+            fail("a Capacitor app has no sheets: eval runs in its page (leave out --sheet)")
+        case .action, .download:
+            fail("a Capacitor app has no app actions or downloads of its own")
+        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
+            fail("the host answers this command itself")  // never sent here
+        }
+    }
+
+    /// The push side's commands, for the app's PushNotifications plugin.
+    private func handle(_ command: PushControlCommand, ok: @escaping @MainActor (JSONValue) -> Void, fail: @escaping @MainActor (String) -> Void) {
+        switch command {
         case .rotatePushToken:
             guard page.post(.rotatePushToken) else {
                 return fail("this app has no push token to rotate: none of its plugins keeps one")
@@ -38,17 +60,9 @@ extension CapacitorApp {
             let done = activate ? push.notifications.activate(id) : push.notifications.dismiss(id)
             guard done else { return fail("no notification \(TerminalText.escaped(id)) is shown; ctl state lists them under capacitor.notifications.shown") }
             ok(["message": .string(activate ? "the notification was opened" : "the notification was dismissed")])
-        case .reload:
-            webkit_web_view_reload(page.view)
-            ok(["message": "reloading"])
-        case .back:
-            guard webkit_web_view_can_go_back(page.view) != 0 else { return fail("the page has nothing to go back to") }
-            webkit_web_view_go_back(page.view)
-            ok(["message": "went back"])
-        case .eval(_, true):
-            fail("a Capacitor app has no sheets: eval runs in its page (leave out --sheet)")
-        default:
-            fail("this command is Studio's; a Capacitor app takes state, wait, events, snapshot, eval, resize, memory-pressure, reload, back, lifecycle, open-url, permission, push-token, push and notification")
         }
     }
+
+    /// The push side's commands on the control socket, besides the core's.
+    package var controlVocabularies: [any ControlVocabulary.Type] { [PushControl.self] }
 }

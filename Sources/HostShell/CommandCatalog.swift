@@ -78,7 +78,8 @@ enum CommandCatalog {
         CommandSpec("open-url", usage: ["open-url 'tilecast-ios://open?installation=…&path=…'"],
                     summary: "Open a deep link in the running app (or start it with the link).", options: []),
         CommandSpec("ctl", usage: ["ctl SOCKET COMMAND [ARGS…]"],
-                    summary: "Read or drive a running app (open, capacitor or device hermes with --control SOCKET). Its commands\n(each app says which it has no use for; the README tells what each does):\n" + listed(ControlCommand.names),
+                    summary: "Read or drive a running app (open, capacitor or device hermes with --control SOCKET). The core's commands,\nwhich every app takes (an app says which it has no use for), then each app's own; the README tells what each does:\n"
+                        + listed(ControlCommand.names) + CtlCommand.vocabularies.map { "\n\($0.title):\n" + listed($0.names) }.joined(),
                     options: [OptionSpec("--timeout", value: "SECONDS", "wait, events: how long to wait"),
                               OptionSpec("--page", "snapshot: the page only, without the native chrome"),
                               OptionSpec("--sheet", "eval: in the shown sheet's page"),

@@ -1,19 +1,26 @@
 import Glibc
 import HostCore
+import Push
 import ShellKit
+import StudioContract
 
 /// `hostshell ctl SOCKET COMMAND [ARGS…]`: one request to a running app's control interface
 /// (`open --control SOCKET`). Prints the result as JSON; exit 0 when the app did it, 1 when it
 /// answered with an error (printed on stderr), 2 for bad arguments or no app at SOCKET.
 enum CtlCommand {
-    static let usage = """
-        usage: hostshell ctl SOCKET COMMAND [ARGS…]
-          state | tap DESTINATION | back | switch-server SERVER-ID | servers-changed | reload
-          wait PATH=VALUE… [--timeout S] | snapshot FILE.png [--page] | eval [--sheet] SCRIPT
-          events [--kind bridge|state]… [--count N] [--timeout S] | '{"command": …}'
-          download ID open|show | lifecycle blur|focus (Studio: its windows count as inactive|active)
-          (and the others in the README: alert, menu, sheet-action, pick-files, scan, open-url, resize, …)
-        """
+    /// Every app contract's own commands, registered here: the executable is the one place
+    /// that knows them all.
+    static let vocabularies: [any ControlVocabulary.Type] = [StudioControl.self, PushControl.self, HermesControl.self]
+
+    /// The commands, the core's and then each app's, one per line.
+    static var usage: String {
+        func lines(_ title: String, _ commands: [ControlCommandHelp]) -> String {
+            "  \(title):\n" + commands.map { "    " + $0.synopsis }.joined(separator: "\n")
+        }
+        return (["usage: hostshell ctl SOCKET COMMAND [ARGS…]   (or one JSON request: '{\"command\": …}')",
+                 lines("every app", ControlRequest.coreCommands)]
+            + vocabularies.map { lines($0.title, $0.commands) }).joined(separator: "\n")
+    }
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         if arguments.count == 1, CommandLineRules.asksForHelp(arguments) {
@@ -23,7 +30,7 @@ enum CtlCommand {
         guard arguments.count >= 2 else { throw UsageError(usage) }
         if arguments[1] == "events" { return try events(socketPath: arguments[0], Array(arguments.dropFirst(2))) }
         let line: String
-        do throws(ControlError) { line = try ControlRequest.line(fromArguments: Array(arguments.dropFirst())) } catch {
+        do throws(ControlError) { line = try ControlRequest.line(fromArguments: Array(arguments.dropFirst()), vocabularies: vocabularies) } catch {
             throw UsageError("\(error.message)\n\(usage)")
         }
         // Wait as long as the request may take, plus a margin for a busy app.

@@ -156,12 +156,12 @@ struct HermesClientTests {
 
     @Test("ctl hermes STEP [ARG] as a request line, decoded; a missing step or too many words refused")
     func controlWords() throws {
-        let line = try ControlRequest.line(fromArguments: ["hermes", "clock", "86400"])
-        #expect(try ControlRequest.decode(line).get().command == .hermes(action: "clock", value: "86400"))
-        #expect(try ControlRequest.decode(ControlRequest.line(fromArguments: ["hermes", "test"])).get().command == .hermes(action: "test", value: nil))
-        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["hermes"]) }
-        #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["hermes", "open", "a", "b"]) }
-        #expect(throws: ControlFailure.self) { try ControlRequest.decode(#"{"command":"hermes"}"#).get() }
-        #expect(ControlCommand.names.contains("hermes"))
+        let line = try ctlLine(["hermes", "clock", "86400"])
+        #expect(try appCommand(line, HermesControl.self) == .hermes(action: "clock", value: "86400"))
+        #expect(try appCommand(ctlLine(["hermes", "test"]), HermesControl.self) == .hermes(action: "test", value: nil))
+        #expect(throws: ControlError.self) { try ctlLine(["hermes"]) }
+        #expect(throws: ControlError.self) { try ctlLine(["hermes", "open", "a", "b"]) }
+        #expect(throws: ControlError.self) { try appCommand(#"{"command":"hermes"}"#, HermesControl.self) }
+        #expect(HermesControl.names.contains("hermes") && !ControlCommand.names.contains("hermes"))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import HostCore
+import Push
+import StudioContract
 import ShellKit
 
 /// A blocking client of a running app's control interface (what `hostshell ctl` sends, one
@@ -11,7 +13,7 @@ package struct ControlClient {
     /// there was no answer) as one line.
     func send(_ words: [String]) -> Result<JSONValue, ControlError> {
         do throws(ControlError) {
-            let line = try ControlRequest.line(fromArguments: words)
+            let line = try ControlRequest.line(fromArguments: words, vocabularies: [StudioControl.self, PushControl.self, HermesControl.self])
             let answer: String
             do throws(UsageError) {
                 let socket = try UnixSocket(connectingTo: socketPath)

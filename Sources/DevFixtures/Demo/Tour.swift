@@ -69,11 +69,11 @@ package final class Tour {
 
         // Every step leaves the window looking different from every other, so each picture
         // shows what that step did.
-        await send(.tap(destination: "media"))
+        await send(.app(AppCommand("tap", ["destination": "media"])))
         await step("tap-destination", "a native tap on Media selected it and Studio followed",
                    until: ["navigation.selected": "media", "url": .string(base + "/media")])
 
-        await send(.tap(destination: "screens"))
+        await send(.app(AppCommand("tap", ["destination": "screens"])))
         _ = await waitFor(["navigation.selected": "screens", "url": .string(base + "/screens")])
         await send(.eval(script: #"document.querySelector('a[href="/screens/lobby-north"]')?.click(); true"#))
         _ = await waitFor(["backBar.title": "Lobby north"])
@@ -88,13 +88,13 @@ package final class Tour {
         _ = await waitFor(["backBar": .null, "url": .string(base + "/screens")])
 
         _ = await waitFor(["presentation.ready": true, "menus.triggers.0": "row-cafeteria"])
-        await send(.menuOpen(menuId: "row-lobby-north"))
+        await send(.app(AppCommand("menu-open", ["menu": "row-lobby-north"])))
         await step("row-menu", "a screen row's \"⋯\" opened Studio's native action menu", until: ["menus.open": "row-lobby-north"])
-        await send(.menu(actionId: "preview"))
+        await send(.app(AppCommand("menu", ["action": "preview"])))
         await step("open-sheet", "Live Preview opened at once in a native \(device == .phone ? "sheet rising from the bottom" : "modal panel") from the prewarmed page",
                    until: ["presentation.shown.revealed": true, "presentation.shown.title": "Lobby north",
                            "presentation.lastOpen.prewarmed": true])
-        await send(.sheetDismiss)
+        await send(.app(AppCommand("sheet-dismiss")))
         await step("close-sheet", "Close ended the sheet and a fresh page was prewarmed",
                    until: ["presentation.shown": .null, "presentation.ready": true])
 
@@ -109,10 +109,10 @@ package final class Tour {
                      input.value += " (renamed)"; input.dispatchEvent(new Event("input", { bubbles: true })); return true; })()
             """))
         // The person chooses Media natively; Studio asks first, natively.
-        await send(.tap(destination: "media"))
+        await send(.app(AppCommand("tap", ["destination": "media"])))
         await step("native-alert", "leaving unsaved changes asked through a native alert",
                    until: ["alert.title": "Discard your unsaved changes?"])
-        await send(.alert(actionId: "no"))
+        await send(.app(AppCommand("alert", ["action": "no"])))
         await step("roll-back", "Keep Editing kept the page; the native selection rolled back to Screens",
                    until: ["alert": .null, "navigation.selected": "screens", "url": .string(base + "/screens/lobby-north/edit")])
     }

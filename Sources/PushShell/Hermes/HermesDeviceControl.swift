@@ -41,9 +41,33 @@ package final class HermesDeviceControl {
         case .permission(let grant):
             try device.update { $0.permissionAnswered(grant: grant) }
             ok(["message": .string(grant ? "granted" : "denied")])
+        case .app(let request) where PushControl.owns(request.name):
+            try handle(try PushControl.decode(request), ok: ok, fail: fail)
+        case .app(let request) where HermesControl.owns(request.name):
+            switch try HermesControl.decode(request) {
+            case .signOut:
+                try device.update { $0.signOut() }
+                ok(["message": "signed out"])
+            case .hermes(let action, let value):
+                try hermes(action, value, ok: ok)
+            }
+        case .lifecycle(let change):
+            guard change == .background || change == .foreground else { throw ControlError("Hermes' device takes lifecycle background or foreground") }
+            try device.update { client in client.foreground = change == .foreground; return [] }
+            ok(["message": .string("lifecycle \(change.rawValue)")])
+        default:
+            throw ControlError("Hermes' device takes state, wait, permission, lifecycle background|foreground, \(PushControl.names.joined(separator: ", ")), sign-out and hermes \(Self.steps)")
+        }
+    }
+
+    private func handle(_ command: PushControlCommand, ok: @escaping @MainActor (JSONValue) -> Void,
+                        fail: @escaping @MainActor (String) -> Void) throws(ControlError) {
+        switch command {
         case .rotatePushToken:
             device.rotateToken()
             ok(["message": "the device token was rotated"])
+        case .notification:
+            throw ControlError("Hermes' device shows its notifications in its state; open one with hermes tap ID")
         case .push(let tap, let payload):
             let reception = device.receive(payload: payload)
             guard tap else { return ok(Self.json(reception)) }
@@ -52,21 +76,10 @@ package final class HermesDeviceControl {
             }
             try device.update { (client: inout HermesClient) throws(ControlError) in try client.tap(id: notification.id) }
             ok(Self.json(reception))
-        case .signOut:
-            try device.update { $0.signOut() }
-            ok(["message": "signed out"])
-        case .lifecycle(let change):
-            guard change == .background || change == .foreground else { throw ControlError("Hermes' device takes lifecycle background or foreground") }
-            try device.update { client in client.foreground = change == .foreground; return [] }
-            ok(["message": .string("lifecycle \(change.rawValue)")])
-        case .hermes(let action, let value):
-            try hermes(action, value, ok: ok)
-        default:
-            throw ControlError("Hermes' device takes state, wait, permission, push-token rotate, push deliver|tap, lifecycle, sign-out and hermes \(Self.steps)")
         }
     }
 
-    static let steps = "probe|later|clock SECONDS|open SESSION|close|tap ID|test|ready|sign-in [URL]"
+    static let steps = HermesControl.steps
 
     private func hermes(_ action: String, _ value: String?, ok: @escaping @MainActor (JSONValue) -> Void) throws(ControlError) {
         func argument(_ what: String) throws(ControlError) -> String {

@@ -53,6 +53,8 @@ package final class ControlHandler {
                 case .failure(let error): fail("the script failed: \(error.message)")
                 }
             }
+        case .app(let command) where command.refusal(by: app.controlVocabularies) != nil:
+            fail(command.refusal(by: app.controlVocabularies)!.message)
         default:
             app.handle(request.command, ok: ok, fail: fail)
         }

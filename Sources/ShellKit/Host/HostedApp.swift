@@ -23,9 +23,15 @@ package protocol HostedApp: AnyObject {
     /// The app's part of `ctl state`: its own keys (the core adds `screen`, `status`, `url`,
     /// `rendering`, `external`, `permissions`, `webProcess`, `objects`).
     func stateMembers() -> JSONObject
-    /// Carries out a control command that is not the core's (the core keeps `state`, `wait`,
-    /// `events`, `snapshot`, `eval` of the main page, `resize` and `memory-pressure`), answering
-    /// it with `ok` or `fail` — a command it has no use for included, saying so.
+    /// The app contract's own control commands, besides the core's: the core refuses any other
+    /// name before the app sees it, listing these.
+    var controlVocabularies: [any ControlVocabulary.Type] { get }
+    /// Carries out a control command the core hands on: the core's own that need the app
+    /// (`reload`, `back`, `open-url`, `permission`, `lifecycle`, `action`, `download`, `eval`
+    /// in a sheet) and the app's own (`.app`, one of `controlVocabularies`), answering it with
+    /// `ok` or `fail` — a command it has no use for included, saying so. (The core keeps
+    /// `state`, `wait`, `events`, `snapshot`, `eval` of the main page, `resize` and
+    /// `memory-pressure`.)
     func handle(_ command: ControlCommand, ok: @escaping @MainActor (JSONValue) -> Void,
                 fail: @escaping @MainActor (String) -> Void)
     /// Shows the window and starts loading.

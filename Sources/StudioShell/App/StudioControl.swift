@@ -8,8 +8,71 @@ import StudioContract
 /// deep links. The host core's own commands (state, wait, events, snapshots, eval, resize,
 /// memory pressure) never come here.
 extension ShellApp {
+    /// Studio's own commands on the control socket, besides the core's.
+    package var controlVocabularies: [any ControlVocabulary.Type] { [StudioControl.self] }
+}
+
+extension ShellApp {
+    /// The core's commands it hands on (back, reload, links, the sheet's eval, permission
+    /// answers, app actions, downloads, lifecycle) and Studio's own (`StudioControl`).
     package func handle(_ command: ControlCommand, ok: @escaping @MainActor (JSONValue) -> Void,
                 fail: @escaping @MainActor (String) -> Void) {
+        let page = session.page
+        switch command {
+        case .app(let request):
+            do throws(ControlError) { handle(try StudioControl.decode(request), ok: ok, fail: fail) } catch { fail(error.message) }
+        case .back:
+            guard page.session.nativeChrome.backBar != nil else { return fail("this page has no back bar") }
+            page.tapBack()
+            ok(.null)
+        case .reload:
+            session.verifyAndLoad()
+            ok(.null)
+        case .openURL(let url):
+            let result = openURL(url)
+            if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }
+        case .eval(let script, true):
+            guard let sheetPage = session.presentations.shownPage else { return fail("no sheet is shown") }
+            sheetPage.web.evaluate(script) { result in
+                switch result {
+                case .success(let value): ok(value)
+                case .failure(let error): fail("the script failed: \(error.message)")
+                }
+            }
+        case .permission(let grant):
+            // WebKit's permission question open on the page shown (or the next one asked).
+            ok(["message": .string(session.activePage.web.permissions.controlAnswer(grant))])
+        case .action(let name, let windowId):
+            guard let action = AppAction(rawValue: name) else {
+                return fail("no action \"\(name)\"; actions: \(AppAction.names.joined(separator: ", "))")
+            }
+            if kiosk != nil { return fail("a kiosk offers no app actions") }
+            let target: StudioWindow
+            if let windowId, windowId != 1 {
+                guard let second = secondWindows.first(where: { $0.id == windowId }) else {
+                    return fail("no window \(windowId); windows: \(([1] + secondWindows.map(\.id)).map(String.init).joined(separator: ", "))")
+                }
+                target = second.window
+            } else {
+                target = window
+            }
+            // Answered first: quitting ends the app (and its control socket) on the way.
+            guard target.actions.activate(action) else { return fail("this window does not offer \(name)") }
+            ok(.null)
+        case .download(let id, let choice):
+            if let problem = DownloadCenter.shared.open(id, choice: choice) { return fail(problem) }
+            ok(.null)
+        case .lifecycle(let change):
+            // The window's focus as a person would change it (for download notifications).
+            if let problem = DownloadNotifier.shared.simulate(change) { return fail(problem) }
+            ok(["message": .string("the app's windows count as \(change == .focus ? "active" : "inactive") from now on")])
+        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
+            fail("the host answers this command itself")  // never sent here
+        }
+    }
+
+    private func handle(_ command: StudioControlCommand, ok: @escaping @MainActor (JSONValue) -> Void,
+                        fail: @escaping @MainActor (String) -> Void) {
         let page = session.page
         switch command {
         case .tap(let destination):
@@ -19,10 +82,6 @@ extension ShellApp {
                                           : "no destination \"\(destination)\" in the catalog; destinations: \(known.joined(separator: ", "))")
             }
             page.tap(destination: destination)
-            ok(.null)
-        case .back:
-            guard page.session.nativeChrome.backBar != nil else { return fail("this page has no back bar") }
-            page.tapBack()
             ok(.null)
         case .switchServer(let id):
             if let problem = switchTo(id) { return fail(problem) }
@@ -34,9 +93,6 @@ extension ShellApp {
                 case .failure(let error): fail(error.message)
                 }
             }
-        case .reload:
-            session.verifyAndLoad()
-            ok(.null)
         case .signIn:
             guard !session.auth.signingIn else { return fail("a sign-in window is already open") }
             session.signIn()
@@ -97,9 +153,6 @@ extension ShellApp {
             guard sheets.isDismissible else { return fail("the sheet is not dismissible") }
             sheets.dismiss()
             ok(.null)
-        case .openURL(let url):
-            let result = openURL(url)
-            if result.opened { ok(["message": .string(result.message)]) } else { fail(result.message) }
         case .scan(let answer):
             guard let scan = session.qrScan else { return fail("no QR scan is open") }
             switch answer {
@@ -126,45 +179,6 @@ extension ShellApp {
                     if results.count == times { ok(["refreshed": .array(results.map(JSONValue.bool))]) }
                 }
             }
-        case .eval(let script, true):
-            guard let sheetPage = session.presentations.shownPage else { return fail("no sheet is shown") }
-            sheetPage.web.evaluate(script) { result in
-                switch result {
-                case .success(let value): ok(value)
-                case .failure(let error): fail("the script failed: \(error.message)")
-                }
-            }
-        case .permission(let grant):
-            // WebKit's permission question open on the page shown (or the next one asked).
-            ok(["message": .string(session.activePage.web.permissions.controlAnswer(grant))])
-        case .action(let name, let windowId):
-            guard let action = AppAction(rawValue: name) else {
-                return fail("no action \"\(name)\"; actions: \(AppAction.names.joined(separator: ", "))")
-            }
-            if kiosk != nil { return fail("a kiosk offers no app actions") }
-            let target: StudioWindow
-            if let windowId, windowId != 1 {
-                guard let second = secondWindows.first(where: { $0.id == windowId }) else {
-                    return fail("no window \(windowId); windows: \(([1] + secondWindows.map(\.id)).map(String.init).joined(separator: ", "))")
-                }
-                target = second.window
-            } else {
-                target = window
-            }
-            // Answered first: quitting ends the app (and its control socket) on the way.
-            guard target.actions.activate(action) else { return fail("this window does not offer \(name)") }
-            ok(.null)
-        case .download(let id, let choice):
-            if let problem = DownloadCenter.shared.open(id, choice: choice) { return fail(problem) }
-            ok(.null)
-        case .lifecycle(let change):
-            // The window's focus as a person would change it (for download notifications).
-            if let problem = DownloadNotifier.shared.simulate(change) { return fail(problem) }
-            ok(["message": .string("the app's windows count as \(change == .focus ? "active" : "inactive") from now on")])
-        case .rotatePushToken, .push, .hermes, .notification:
-            fail("a Studio has no use for this command: it is a Capacitor app's")
-        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
-            fail("the host answers this command itself")  // never sent here
         }
     }
 }

@@ -22,7 +22,7 @@ package enum InstanceSocket {
         g_mkdir_with_parents(takeGString(g_path_get_dirname(path)) ?? "/tmp", 0o700)
         do throws(UsageError) {
             return try ControlServer(path: path) { request, answer in
-                if case .serversChanged = request.command {
+                if case .app(let command) = request.command, command.name == "servers-changed" {
                     return app.followStore { result in
                         switch result {
                         case .success(let summary): answer(ControlResponse.ok(request.id, ["message": .string(summary)]))
