@@ -64,6 +64,10 @@ public enum HermesGateway {
               let title = object["title"]?.stringValue, let text = object["body"]?.stringValue else {
             return error(400, "session_id, title and body are required strings")
         }
+        // The session id becomes the apns-collapse-id header: no line break may add one of its own.
+        if let why = HeaderValue.problem(session) {
+            return error(400, "session_id \(why); it is sent as the apns-collapse-id header")
+        }
         let aps: JSONObject = [
             "alert": ["title": .string(title), "body": .string(text)],
             "sound": "default",

@@ -74,13 +74,14 @@ package final class HermesGatewayServer {
            let text = signer.providerToken(issuedAt: Int(now)) {
             providerToken = (text, Double(Int(now)))
         }
-        guard let token = providerToken?.text, let message = soup_message_new("POST", base + "/3/device/" + outbound.token) else {
+        guard let token = providerToken?.text else { return done(502, ["error": "the gateway cannot make its APNs request"]) }
+        let all = [(name: "authorization", value: "bearer " + token), (name: "apns-topic", value: settings.topic)] + outbound.headers
+        if let why = HeaderValue.problem(in: all) { return done(400, ["error": .string("not sent to APNs: \(why)")]) }
+        guard let message = soup_message_new("POST", base + "/3/device/" + outbound.token) else {
             return done(502, ["error": "the gateway cannot make its APNs request"])
         }
         let headers = soup_message_get_request_headers(message)
-        soup_message_headers_append(headers, "authorization", "bearer " + token)
-        soup_message_headers_append(headers, "apns-topic", settings.topic)
-        for header in outbound.headers { soup_message_headers_append(headers, header.name, header.value) }
+        for header in all { soup_message_headers_append(headers, header.name, header.value) }
         SoupExchange.setBody(message, JSONWriter.bytes(outbound.payload), contentType: "application/json")
         SoupExchange.send(session, message, wantedHeaders: ["apns-id"]) { reply in
             let answer = HermesGateway.answer(forAPNs: reply.status, body: reply.body, apnsID: reply.headers["apns-id"])

@@ -60,6 +60,25 @@ struct HermesGatewayTests {
         #expect(Self.status(HermesGateway.push(body: [], capability: Self.capability)) == 400)
     }
 
+    @Test("a session id that would add a header (a line break, a control character) is refused before anything is sent",
+          arguments: ["s-1\r\nx-evil: 1", "s-1\nx", "s-1\rx", "s\u{0}1", "s\u{7F}", " s-1", "s-1\t"])
+    func sessionIdHeaderInjection(_ session: String) throws {
+        let outcome = Self.push { $0["session_id"] = .string(session) }
+        #expect(Self.status(outcome) == 400)
+        guard case .answer(_, let body) = outcome else { return }
+        #expect(body.objectValue?["error"]?.stringValue?.contains("apns-collapse-id") == true, "\(body)")
+    }
+
+    @Test("header values: visible text, spaces and tabs inside are fine; line breaks, controls and edge white space are not")
+    func headerValues() {
+        #expect(HeaderValue.problem("bearer eyJhbGciOiJFUzI1NiJ9.e30.sig") == nil)
+        #expect(HeaderValue.problem("a b\tc — é") == nil)
+        #expect(HeaderValue.problem("") == nil)
+        #expect(HeaderValue.problem("a\r\nb") == "contains a line break")
+        #expect(HeaderValue.problem("a\u{1}b") == "contains a control character (U+0001)")
+        #expect(HeaderValue.problem(in: [("apns-topic", "t"), ("apns-collapse-id", "x\ny")]) == "the apns-collapse-id header's value contains a line break")
+    }
+
     @Test("APNs' answer → the plugin's: 200, 410 to prune, 400 to give up, 502 to retry, never 403")
     func answers() {
         let reason = JSONWriter.bytes(["reason": "Unregistered", "timestamp": 1])

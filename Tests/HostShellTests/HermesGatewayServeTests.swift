@@ -60,6 +60,15 @@ struct HermesGatewayServeTests {
         #expect(payload["session_id"] as? String == "sess-9" && payload["type"] as? String == "approval")
         #expect((recorded["answer"] as? [String: Any])?["status"] as? Int == 200)
 
+        // A session id with a line break would add a header of its own to Apple's request (and
+        // trip libsoup's critical, fatal here): refused with 400, and the gateway goes on.
+        var injected = push
+        injected["session_id"] = "sess-9\r\nx-evil: 1"
+        let refused = try Self.post(url + "/push", injected)
+        #expect(refused.status == 400 && (refused.json?["error"] as? String)?.contains("apns-collapse-id") == true, "\(refused)")
+        #expect(process.isRunning)
+        #expect(try Self.post(url + "/push", push).status == 200, "the gateway still answers")
+
         var stale = push
         stale["capability"] = String(repeating: "0", count: 64)
         #expect(try Self.post(url + "/push", stale).status == 403)

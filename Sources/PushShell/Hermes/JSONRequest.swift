@@ -20,6 +20,7 @@ package final class JSONRequest {
 
     /// Sends `method url` with `headers` and `body` (as JSON), then calls `done` once.
     func send(_ method: String, _ url: String, headers: [(String, String)] = [], body: JSONValue? = nil, done: @escaping Done) {
+        if let why = HeaderValue.problem(in: headers.map { (name: $0.0, value: $0.1) }) { return done(nil, ["error": .string("not sent: \(why)")]) }
         guard let message = soup_message_new(method, url) else { return done(nil, ["error": .string("not a URL: \(url)")]) }
         let requestHeaders = soup_message_get_request_headers(message)
         for (name, value) in headers { soup_message_headers_append(requestHeaders, name, value) }
