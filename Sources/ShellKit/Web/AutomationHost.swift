@@ -52,10 +52,8 @@ package final class AutomationHost {
         if getenv("WEBKIT_INSPECTOR_SERVER") == nil {
             printError("hostshell: --automation: no WebDriver started this app (WEBKIT_INSPECTOR_SERVER is not set), so none can connect; let WebKitWebDriver start it (README: WebDriver)")
         }
-        cgtk_connect_automation_started(context, { _, session, data in
-            let host = Unmanaged<AutomationHost>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { host.started(session!) }
-        }, Unmanaged.passRetained(host).toOpaque(), { data, _ in Unmanaged<AutomationHost>.fromOpaque(data!).release() })
+        // The context holds the host for the life of the process, as WebKit's switch lasts.
+        onAutomationStarted(context!) { [host] session in host.started(session) }
         return host
     }
 
@@ -73,13 +71,7 @@ package final class AutomationHost {
         webkit_application_info_unref(info)
         let id = webkit_automation_session_get_id(session).map { String(cString: $0) } ?? "?"
         printError("hostshell: WebDriver session \(id) started; it drives the Studio page shown in the window")
-        cgtk_connect_create_web_view(session, { _, data in
-            let host = Unmanaged<AutomationHost>.fromOpaque(data!).takeUnretainedValue()
-            // A view pointer is not Sendable; it only crosses from the main actor to the main thread.
-            nonisolated(unsafe) var view: WebViewPointer?
-            MainActor.assumeIsolated { view = host.browsingContext() }
-            return view
-        }, Unmanaged.passRetained(self).toOpaque(), { data, _ in Unmanaged<AutomationHost>.fromOpaque(data!).release() })
+        onCreateWebView(session) { [self] in browsingContext() }
     }
 
     /// The view for a browsing context the session asked for (WebKit does not take a reference).

@@ -184,11 +184,10 @@ package final class WebPage {
     /// Runs a script in the page world and reports its value as JSON (undefined as null) or the
     /// exception's message. For the control interface's `eval`, which only `--allow-eval` enables.
     package func evaluate(_ script: String, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
-        let box = Unmanaged.passRetained(ScriptResultBox(done)).toOpaque()
-        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
-            ScriptResultBox.finish(data, value: value, error: &error)
-        }, box)
+            done(Self.scriptOutcome(value, &error))
+        })
     }
 }

@@ -122,3 +122,25 @@ package func onDecideDestination(_ download: OpaquePointer, _ body: @escaping @M
         return MainActor.assumeIsolated { body(name) } ? 1 : 0
     }, Callback.retained(body), CallbackRelease.closureNotify))
 }
+
+/// A web context's "automation-started", with the WebDriver session.
+@MainActor @discardableResult
+package func onAutomationStarted(_ context: OpaquePointer, _ body: @escaping @MainActor (_ session: OpaquePointer) -> Void) -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(context), cgtk_connect_automation_started(context, { _, session, data in
+        guard let session else { return }
+        let body = Callback<@MainActor (OpaquePointer) -> Void>.body(data)
+        MainActor.assumeIsolated { body(session) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// An automation session's "create-web-view": the view it is to drive (not adopted by WebKit), or nil.
+@MainActor @discardableResult
+package func onCreateWebView(_ session: OpaquePointer, _ body: @escaping @MainActor () -> WebViewPointer?) -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(session), cgtk_connect_create_web_view(session, { _, data in
+        let body = Callback<@MainActor () -> WebViewPointer?>.body(data)
+        // A view pointer is not Sendable; it only crosses from the main actor to the main thread.
+        nonisolated(unsafe) var view: WebViewPointer?
+        MainActor.assumeIsolated { view = body() }
+        return view
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}

@@ -76,16 +76,8 @@ package final class SharePanel {
     /// What is on the clipboard now (for the state dump after a copy), read back asynchronously.
     static func clipboardText(_ done: @escaping @MainActor (String?) -> Void) {
         guard let display = gdk_display_get_default() else { return done(nil) }
-        let box = Unmanaged.passRetained(TextBox(done)).toOpaque()
-        gdk_clipboard_read_text_async(gdk_display_get_clipboard(display), nil, { source, result, data in
-            let box = Unmanaged<TextBox>.fromOpaque(data!).takeRetainedValue()
-            let text = takeGString(gdk_clipboard_read_text_finish(OpaquePointer(source), result, nil))
-            MainActor.assumeIsolated { box.done(text) }
-        }, box)
+        gdk_clipboard_read_text_async(gdk_display_get_clipboard(display), nil, AsyncReply.callback, AsyncReply.data { source, result in
+            done(takeGString(gdk_clipboard_read_text_finish(OpaquePointer(source), result, nil)))
+        })
     }
-}
-
-private final class TextBox {
-    let done: @MainActor (String?) -> Void
-    init(_ done: @escaping @MainActor (String?) -> Void) { self.done = done }
 }
