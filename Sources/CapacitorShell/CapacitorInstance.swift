@@ -24,7 +24,7 @@ package enum CapacitorInstance {
             let path = path(forScheme: scheme)
             g_mkdir_with_parents(takeGString(g_path_get_dirname(path)) ?? "/tmp", 0o700)
             do throws(UsageError) {
-                servers.append(try ControlServer(path: path) { [weak app] request, answer in
+                servers.append(try ControlServer(path: path, events: app.environment.events) { [weak app] request, answer in
                     guard case .openURL(let url) = request.command, CapacitorURL.scheme(of: url) == scheme else {
                         return answer(ControlResponse.failure(request.id, ControlError("this socket only opens \(scheme): links")))
                     }

@@ -24,7 +24,8 @@ package final class CapacitorPage {
     package let origin: String
     private(set) var bridge: CapacitorBridge
     private let scripts: CapacitorScripts
-    private var handlerId: gulong = 0
+    /// Its bridge handler on the content manager and its handler on the view, until `disconnect`.
+    private var signals: [SignalConnection] = []
     private var glues: [String: any CapacitorPluginGlue] = [:]
     private lazy var timers = TimerBank<CapacitorBridge.Timer> { [weak self] timer in self?.apply(.timerFired(timer)) }
     private let environment: AppEnvironment
@@ -68,25 +69,21 @@ package final class CapacitorPage {
             webkit_user_content_manager_add_script(manager, script)
             webkit_user_script_unref(script)
         }
-        // Connect before registering, so no message can arrive unheard. The signal holds no
-        // reference: `close` disconnects it.
-        handlerId = cgtk_connect_reply_message(manager, CapacitorScripts.handlerName, { _, value, reply, data in
-            let page = Unmanaged<CapacitorPage>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { page.receive(value!, reply!) }
-            return 1
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // Connect before registering, so no message can arrive unheard. The handler holds the
+        // page weakly: `close` disconnects it.
+        signals.append(onReplyMessage(manager, handler: CapacitorScripts.handlerName) { [weak self] value, reply in
+            self?.receive(value, reply)
+        })
         webkit_user_content_manager_register_script_message_handler_with_reply(manager, CapacitorScripts.handlerName, CapacitorScripts.worldName)
         web.observer = self
-        cgtk_connect_load_failed(web.view, { _, _, uri, error, data in
-            let page = Unmanaged<CapacitorPage>.fromOpaque(data!).takeUnretainedValue()
+        signals.append(onLoadFailed(web.view) { [weak self] address, error in
             let cancelled = error.map { $0.pointee.domain == webkit_network_error_quark() && $0.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue
                 || $0.pointee.domain == webkit_policy_error_quark() } ?? false
-            if cancelled { return 0 }
+            if cancelled { return false }
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            let address = uri.map { String(cString: $0) } ?? ""
-            MainActor.assumeIsolated { page.host?.capacitorPageFailed(page, reason: reason, uri: address) }
-            return 1  // no WebKit error page: the app's error screen shows
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            if let self { self.host?.capacitorPageFailed(self, reason: reason, uri: address) }
+            return true  // no WebKit error page: the app's error screen shows
+        })
         let types = Set(bridge.plugins.map(\.name))
         for (name, make) in plugins.glues where types.contains(name) { glues[name] = make(glueContext(self)) }
     }
@@ -96,12 +93,10 @@ package final class CapacitorPage {
     }
 
     private func disconnect() {
-        guard handlerId != 0 else { return }
+        guard !signals.isEmpty else { return }
         webkit_user_content_manager_unregister_script_message_handler(web.manager, CapacitorScripts.handlerName, CapacitorScripts.worldName)
-        g_signal_handler_disconnect(UnsafeMutableRawPointer(web.manager), handlerId)
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(web.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
-        handlerId = 0
+        signals.disconnect()
+        signals = []
         g_object_unref(UnsafeMutableRawPointer(web.manager))
     }
 

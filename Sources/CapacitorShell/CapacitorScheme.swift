@@ -61,10 +61,14 @@ package final class CapacitorScheme {
         let handler = CapacitorScheme(scheme: scheme, host: host, root: root, files: files)
         served[scheme] = handler
         let context = webkit_web_context_get_default()
+        // The context holds the closure (and so the handler) for the life of the process: a scheme
+        // is registered once per process.
+        let serve: @MainActor (OpaquePointer) -> Void = { [handler] request in handler.answer(request) }
         webkit_web_context_register_uri_scheme(context, scheme, { request, data in
-            let handler = Unmanaged<CapacitorScheme>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.answer(request!) }
-        }, Unmanaged.passRetained(handler).toOpaque(), nil)
+            guard let request else { return }
+            let serve = Callback<@MainActor (OpaquePointer) -> Void>.body(data)
+            MainActor.assumeIsolated { serve(request) }
+        }, Callback.retained(serve), CallbackRelease.destroyNotify)
         webkit_security_manager_register_uri_scheme_as_cors_enabled(webkit_web_context_get_security_manager(context), scheme)
         return handler
     }

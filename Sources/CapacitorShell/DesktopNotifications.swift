@@ -24,14 +24,10 @@ package final class DesktopNotifications {
         self.appId = appId
         let made = SessionBus.notifyingApplication(appId) { application in
             let open = g_simple_action_new("push-open", g_variant_type_new("s"))!
-            cgtk_connect_activate(open, { _, parameter, data in
+            ShellKit.onActivate(open) { [weak self] parameter in
                 guard let parameter else { return }
-                let id = String(cString: g_variant_get_string(parameter, nil))
-                let box = Unmanaged<IdBox>.fromOpaque(data!).takeUnretainedValue()
-                MainActor.assumeIsolated { box.body(id) }
-            }, Unmanaged.passRetained(IdBox { [weak self] id in _ = self?.activate(id) }).toOpaque(), { data, _ in
-                Unmanaged<IdBox>.fromOpaque(data!).release()
-            })
+                _ = self?.activate(String(cString: g_variant_get_string(parameter, nil)))
+            }
             g_action_map_add_action(OpaquePointer(application), open)
             g_object_unref(UnsafeMutableRawPointer(open))
         }
@@ -87,10 +83,4 @@ package final class DesktopNotifications {
     }
 
     private static func desktopId(_ id: String) -> String { "push-" + id }
-}
-
-/// A Swift closure taking a string, carried through a C `user_data` pointer.
-package final class IdBox {
-    let body: @MainActor (String) -> Void
-    init(_ body: @escaping @MainActor (String) -> Void) { self.body = body }
 }

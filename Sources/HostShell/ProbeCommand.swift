@@ -84,10 +84,10 @@ enum ProbeCommand {
             case .failure(let problem): throw UsageError(problem.description)
             }
         }
-        try MainLoop.startGTK(noDisplay: "no display to open a window on: run under xvfb-run -a, or set DISPLAY")
+        let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run under xvfb-run -a, or set DISPLAY")
         return MainActor.assumeIsolated {
             Probe(url: target, origin: origin, device: device, timeout: timeout, screenshot: screenshot,
-                  path: path, host: host, untilTitle: untilTitle, profile: profile).run()
+                  path: path, host: host, untilTitle: untilTitle, profile: profile, environment: AppEnvironment(rendering: rendering)).run()
         }
     }
 }
@@ -110,9 +110,12 @@ private final class Probe {
     var pageHost: ChromeOnlyHost?
     var succeeded = false
     var settling = false
+    /// The services its page uses, as an app's (see `AppEnvironment`).
+    let environment: AppEnvironment
 
     init(url: String?, origin: Origin?, device: DeviceProfile, timeout: Double, screenshot: String?,
-         path: String, host: String?, untilTitle: String?, profile: String?) {
+         path: String, host: String?, untilTitle: String?, profile: String?, environment: AppEnvironment) {
+        self.environment = environment
         self.profile = profile
         self.path = path
         self.host = host
@@ -144,7 +147,7 @@ private final class Probe {
         let session = profile.map { ProfileSession.make(data: $0 + "/data", cache: $0 + "/cache") }
             ?? webkit_network_session_new_ephemeral()!
         let page = StudioPage(.own(session: session, automation: false), context: .main, profile: device, serverOrigin: origin,
-                              available: [.nativeNavigation], environment: .current())
+                              available: [.nativeNavigation], environment: environment)
         self.page = page
         let window = StudioWindow(page: page, title: "HostShell probe")
         self.window = window

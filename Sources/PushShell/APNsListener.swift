@@ -2,6 +2,7 @@ import CGtk
 import Glibc
 import HostCore
 import Push
+import ShellKit
 
 /// One environment's port on 127.0.0.1. Each connection is told apart by its first bytes: a TLS
 /// handshake (→ OpenSSL, ALPN h2, nghttp2), HTTP/2's connection preface (→ h2c, nghttp2), or
@@ -43,11 +44,10 @@ package final class APNsListener {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         port = Int(UInt16(bigEndian: address.sin_port))
         listenFD = fd
-        g_unix_fd_add(fd, G_IO_IN, { _, _, data in
-            let listener = Unmanaged<APNsListener>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { listener.acceptAll() }
-            return 1
-        }, Unmanaged.passRetained(self).toOpaque())  // the listener lives as long as the process
+        MainLoop.watch(fd, G_IO_IN) { [self] in  // the source holds the listener: it lives as long as the process
+            acceptAll()
+            return true
+        }
     }
 
     private func acceptAll() {
@@ -58,11 +58,9 @@ package final class APNsListener {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            final class Pending { let fd: Int32; unowned let listener: APNsListener; init(_ fd: Int32, _ l: APNsListener) { self.fd = fd; listener = l } }
-            g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), { _, _, data in
-                let pending = Unmanaged<Pending>.fromOpaque(data!).takeUnretainedValue()
-                return MainActor.assumeIsolated { pending.listener.sniff(pending.fd) ? 1 : 0 }
-            }, Unmanaged.passRetained(Pending(fd, self)).toOpaque(), { data in Unmanaged<Pending>.fromOpaque(data!).release() })
+            MainLoop.watch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)) { [weak self] in
+                self?.sniff(fd) ?? false
+            }
         }
     }
 

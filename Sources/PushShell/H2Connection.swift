@@ -2,6 +2,7 @@ import CGtk
 import CHTTP2
 import Glibc
 import Push
+import ShellKit
 
 /// One HTTP/2 connection to the stand-in — TLS (ALPN `h2`, OpenSSL) or cleartext prior
 /// knowledge (`h2c`) — framed by nghttp2. Each finished request stream goes to the service;
@@ -36,14 +37,15 @@ package final class H2Connection {
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
         H2Callbacks.install(callbacks)
+        // nghttp2 takes no destroy notify: unretained, since `close` deletes the session before the
+        // connection can go (its listener holds it until `onClose`), and no callback runs after that.
         nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
         nghttp2_session_callbacks_del(callbacks)
         var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: 1000)]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, 1)
-        inWatch = g_unix_fd_add(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), { _, _, data in
-            let connection = Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { connection.readable() ? 1 : 0 }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        inWatch = MainLoop.watch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)) { [weak self] in
+            self?.readable() ?? false
+        }
         // Dispatched without GLib taking its descriptor out of the poll set and back each time
         // (which wakes the loop with an eventfd write per request); nothing here runs a nested loop.
         if let source = g_main_context_find_source_by_id(nil, inWatch) { g_source_set_can_recurse(source, 1) }
@@ -140,15 +142,13 @@ package final class H2Connection {
 
     private func watchWritable() {
         guard outWatch == 0 else { return }
-        outWatch = g_unix_fd_add(fd, G_IO_OUT, { _, _, data in
-            let connection = Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                connection.outWatch = 0
-                connection.flush()
-                _ = connection.readable()
-                return 0
-            }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        outWatch = MainLoop.watch(fd, G_IO_OUT) { [weak self] in
+            guard let self else { return false }
+            self.outWatch = 0
+            self.flush()
+            _ = self.readable()
+            return false
+        }
     }
 
     /// A request stream is complete (nghttp2's callback): decide it and answer on it.
@@ -197,6 +197,8 @@ package final class H2Connection {
                     nghttp2_submit_response(session, id, nva.baseAddress, spans.count, nil)
                 } else {
                     var provider = nghttp2_data_provider()
+                    // Unretained (nghttp2 takes no destroy notify): the stream table holds the stream
+                    // until nghttp2 reports the stream closed, after its last DATA frame is read.
                     provider.source.ptr = Unmanaged.passUnretained(stream).toOpaque()
                     provider.read_callback = H2Callbacks.readBody
                     nghttp2_submit_response(session, id, nva.baseAddress, spans.count, &provider)

@@ -21,6 +21,8 @@ package final class H2Streams: @unchecked Sendable {
         let stream = H2Stream()
         stream.headers.reserveCapacity(12)  // a provider's request has about eight
         open[id] = stream
+        // Unretained (nghttp2 takes no destroy notify): `open` holds the stream until nghttp2's
+        // stream-close callback ends it, and nghttp2 reads the pointer no later than that.
         nghttp2_session_set_stream_user_data(session, id, Unmanaged.passUnretained(stream).toOpaque())
     }
 

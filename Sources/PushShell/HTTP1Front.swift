@@ -16,10 +16,7 @@ package final class HTTP1Front {
         self.environment = environment
         self.service = service
         server = cgtk_soup_server_new()!
-        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
-            let front = Unmanaged<HTTP1Front>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { front.handle(message!, path: String(cString: path!)) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        SoupServing.handle(server) { [weak self] message, path in self?.handle(message, path: path) }
         // libsoup keeps a connection handed to it (accept_iostream) alive between requests only
         // while the server has a listener of its own: give it one nobody is told of — an
         // abstract Unix socket under a random name — so HTTP/1.1 clients reuse their connection.
@@ -47,18 +44,13 @@ package final class HTTP1Front {
 
     private func handle(_ message: OpaquePointer, path: String) {
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
-        final class Box { var headers: [(name: String, value: String)] = []; var answered = false; var paused = false }
+        final class Box { var answered = false; var paused = false }
         let box = Box()
-        withExtendedLifetime(box) {
-            soup_message_headers_foreach(soup_server_message_get_request_headers(message), { name, value, data in
-                Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue().headers.append((String(cString: name!), String(cString: value!)))
-            }, Unmanaged.passUnretained(box).toOpaque())
-        }
         var body: [UInt8] = []
         if let raw = soup_server_message_get_request_body(message), raw.pointee.length > 0, let data = raw.pointee.data {
             body = Array(UnsafeRawBufferPointer(start: data, count: min(Int(raw.pointee.length), APNsLimits.requestBodyCap)))
         }
-        let request = APNsRequest(method: method, path: path, headers: box.headers, body: body)
+        let request = APNsRequest(method: method, path: path, headers: SoupServing.headers(message), body: body)
         g_object_ref(UnsafeMutableRawPointer(message))
         service.handle(request, environment: environment, transport: "http/1.1") { decision in
             let response = soup_server_message_get_response_headers(message)

@@ -28,10 +28,7 @@ package final class HermesGatewayServer {
         session = soup_session_new()!
         soup_session_set_timeout(session, 10)
         server = cgtk_soup_server_new()!
-        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
-            let gateway = Unmanaged<HermesGatewayServer>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { gateway.handle(message!, path: String(cString: path!)) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        SoupServing.handle(server) { [weak self] message, path in self?.handle(message, path: path) }
     }
 
     package func start(port requested: Int) throws(UsageError) {

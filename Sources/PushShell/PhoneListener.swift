@@ -53,11 +53,10 @@ package final class PhoneListener {
             unlink(path)
             throw error
         }
-        let box = Unmanaged.passRetained(ClosureBox { [weak self] in self?.accept() }).toOpaque()
-        source = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue().body() }
-            return 1
-        }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+        source = MainLoop.watch(fd, G_IO_IN) { [weak self] in
+            self?.accept()
+            return true
+        }
     }
 
     /// Stops listening and takes the entry away (unless a newer holder of the token replaced it).
@@ -104,11 +103,10 @@ private final class PhoneConnection {
     package static func start(_ fd: Int32, handle: @escaping (String, @escaping @MainActor (PhoneAck) -> Void) -> Void) {
         let connection = PhoneConnection(fd, handle)
         connection.keepAlive = Unmanaged.passRetained(connection)
-        let box = Unmanaged.passRetained(ClosureBox { [weak connection] in connection?.readable() }).toOpaque()
-        connection.source = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue), { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue().body() }
-            return 1
-        }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+        connection.source = MainLoop.watch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue)) { [weak connection] in
+            connection?.readable()
+            return true
+        }
     }
 
     private init(_ fd: Int32, _ handle: @escaping (String, @escaping @MainActor (PhoneAck) -> Void) -> Void) {

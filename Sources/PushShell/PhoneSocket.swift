@@ -84,22 +84,19 @@ package enum PhoneSocket {
         }
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        let box = Unmanaged.passRetained(ClosureBox {
+        wait.source = MainLoop.watch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue)) {
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            guard n > 0 else { return finish(nil) }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return true }
+            guard n > 0 else { finish(nil); return true }
             wait.pending += chunk[0..<n]
             if let newline = wait.pending.firstIndex(of: UInt8(ascii: "\n")) {
                 finish(String(decoding: wait.pending[..<newline], as: UTF8.self))
             } else if wait.pending.count > 4096 {
                 finish(nil)
             }
-        }).toOpaque()
-        wait.source = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue), { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue().body() }
-            return 1
-        }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+            return true  // `finish` removes the source
+        }
         MainLoop.after(milliseconds: timeoutMs) { finish(nil) }
     }
 }

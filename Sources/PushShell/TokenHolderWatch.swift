@@ -22,11 +22,10 @@ package final class TokenHolderWatch {
     init() {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { return }
-        let box = Unmanaged.passRetained(ClosureBox { [weak self] in self?.drain() }).toOpaque()
-        source = g_unix_fd_add_full(G_PRIORITY_HIGH, inotify, G_IO_IN, { _, _, data in
-            MainActor.assumeIsolated { Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue().body() }
-            return 1
-        }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+        source = MainLoop.watch(inotify, G_IO_IN, priority: G_PRIORITY_HIGH) { [weak self] in
+            self?.drain()
+            return true
+        }
     }
 
     isolated deinit {

@@ -46,10 +46,12 @@ struct CapacitorPageObjectsTests {
         var problems: [String] = []
         for round in 1...3 {
             let session = webkit_network_session_new_ephemeral()!
+            let environment = AppEnvironment(rendering: nil)
             var page: CapacitorPage? = CapacitorPage(app: info, origin: "capacitor://localhost", session: session, automation: false,
-                                                     environment: .current(),
-                                                     trust: PageTrust(origin: origin, handsOut: false, profileData: nil, attended: false, name: "Objects"), plugins: .standard) { _ in
-                CapacitorGlueContext(app: info, dataDirectory: dir, attended: false, environment: .current(), window: { nil }, post: { _ in })
+                                                     environment: environment,
+                                                     trust: PageTrust(origin: origin, handsOut: false, profileData: nil, handoff: environment.handoff,
+                                                                      attended: false, name: "Objects"), plugins: .standard) { _ in
+                CapacitorGlueContext(app: info, dataDirectory: dir, attended: false, environment: environment, window: { nil }, post: { _ in })
             }
             // The window's part: it holds the view while the page is shown.
             let view = UnsafeMutableRawPointer(page!.view)

@@ -23,7 +23,7 @@ struct PushNotificationsGlueTests {
 
     static func glue(_ dir: String, posted: Posted = Posted()) -> PushNotificationsGlue {
         let context = CapacitorGlueContext(app: CapacitorAppInfo(appId: "dev.hostshell.pushglue", appName: "Push Glue"), dataDirectory: dir,
-                                           attended: false, environment: .current(), window: { nil }, post: { posted.events.append($0) })
+                                           attended: false, environment: AppEnvironment(rendering: nil), window: { nil }, post: { posted.events.append($0) })
         return PushNotificationsGlue(context)
     }
 

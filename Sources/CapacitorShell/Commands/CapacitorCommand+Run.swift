@@ -49,15 +49,16 @@ extension CapacitorCommand {
         let display = (options.check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         let attended = display == nil && replay == nil  // a replay asks no one
-        try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
+        let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
+            var log: BridgeLogFile?
             if let bridgeLog = options.bridgeLog {
-                do throws(UsageError) { BridgeLogFile.current = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
+                do throws(UsageError) { log = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
             }
-            defer { BridgeLogFile.current?.close() }
-            if options.automation { AutomationHost.enable() }  // before the page is built
-            var environment = AppEnvironment.current()
+            defer { log?.close() }
+            // The app's services, made here once; automation is allowed before the page is built.
+            var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: options.automation ? AutomationHost.enable() : nil)
             environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
             let scheme: CapacitorScheme?
             do throws(UsageError) {
@@ -68,7 +69,7 @@ extension CapacitorCommand {
             if let control = options.control {
                 let handler = ControlHandler(app: app, allowEval: options.allowEval)
                 do throws(UsageError) {
-                    server = try ControlServer(path: control) { request, answer in handler.handle(request, answer: answer) }
+                    server = try ControlServer(path: control, events: environment.events) { request, answer in handler.handle(request, answer: answer) }
                 } catch {
                     return .failure(error)
                 }

@@ -17,8 +17,8 @@ package enum BenchCommand {
         guard arguments.count == 1, let url = arguments.first, let origin = Origin(url: url) else {
             throw UsageError("usage: hostshell bench live URL")
         }
-        try MainLoop.startGTK(noDisplay: "bench live needs a display (scripts/bench starts Xvfb)", adwaita: false)
-        return MainActor.assumeIsolated { LiveBench(url: url, origin: origin).run() }
+        let rendering = try MainLoop.startGTK(noDisplay: "bench live needs a display (scripts/bench starts Xvfb)", adwaita: false)
+        return MainActor.assumeIsolated { LiveBench(url: url, origin: origin, environment: AppEnvironment(rendering: rendering)).run() }
     }
 
     /// `hostshell bench rendering`: the rendering variables HostShell would run GTK and WebKit

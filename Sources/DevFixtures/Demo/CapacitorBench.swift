@@ -40,18 +40,18 @@ package final class CapacitorBench {
         options.device = .desktop  // the floor's window: 1280 × 800
         options.credentialStore = "file"
         let launch = try CapacitorCommand.launch(options, plugins: .withHomeSec)
-        try MainLoop.startGTK(noDisplay: "bench capacitor needs a display (scripts/bench starts Xvfb)")
+        let rendering = try MainLoop.startGTK(noDisplay: "bench capacitor needs a display (scripts/bench starts Xvfb)")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             do throws(UsageError) {
                 _ = try CapacitorSecretStores.choose(options.credentialStore)
                 guard let scheme = try CapacitorScheme.serve(launch) else { throw UsageError("bench capacitor needs a web directory") }
-                return .success(CapacitorBench().run(launch, scheme: scheme))
+                return .success(CapacitorBench().run(launch, scheme: scheme, environment: AppEnvironment(rendering: rendering)))
             } catch { return .failure(error) }
         }.get()
     }
 
-    private func run(_ launch: CapacitorLaunch, scheme: CapacitorScheme) -> Int32 {
-        var environment = AppEnvironment.current()
+    private func run(_ launch: CapacitorLaunch, scheme: CapacitorScheme, environment: AppEnvironment) -> Int32 {
+        var environment = environment
         environment.attended = false
         app = CapacitorApp(launch: launch, scheme: scheme, environment: environment)
         app.page.onMessageArrived = { [unowned self] in self.arrivals.append(monotonicSeconds() * 1e6) }

@@ -66,10 +66,10 @@ package enum DemoCommand {
         defer { try? FileManager.default.removeItem(atPath: profile) }
         let display = headless && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
-        try MainLoop.startGTK(noDisplay: "cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")
+        let rendering = try MainLoop.startGTK(noDisplay: "cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")")
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             let demo = Demo(root: root, out: out, devices: devices.isEmpty ? DeviceProfile.allCases : devices,
-                            stepTimeout: stepTimeout, tour: headless)
+                            stepTimeout: stepTimeout, tour: headless, environment: AppEnvironment(rendering: rendering))
             return Result { () throws(UsageError) in try demo.run() }
         }
         return try result.get()
@@ -83,10 +83,13 @@ private final class Demo {
     let devices: [DeviceProfile]
     let stepTimeout: Double
     let tour: Bool
+    /// The services of the apps it runs, made once for the process as `open` makes them.
+    let environment: AppEnvironment
     let loop = g_main_loop_new(nil, 0)
     var exitCode = ExitCode.failure
 
-    init(root: String, out: String, devices: [DeviceProfile], stepTimeout: Double, tour: Bool) {
+    init(root: String, out: String, devices: [DeviceProfile], stepTimeout: Double, tour: Bool, environment: AppEnvironment) {
+        self.environment = environment
         self.root = root
         self.out = out
         self.devices = devices
@@ -103,7 +106,7 @@ private final class Demo {
         if !tour {
             // Interactive: the real app on the reference Studio, until the window closes.
             let device = devices.first ?? .desktop
-            let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout)
+            let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout, environment: environment)
             guard let app = tour.openApp(credentials: credentials) else {
                 throw UsageError("the reference Studio's address \(server.baseURL) did not parse")
             }
@@ -117,7 +120,7 @@ private final class Demo {
             var reports = JSONObject()
             var allPassed = true
             for device in devices {
-                let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout)
+                let tour = Tour(device: device, server: server, outDirectory: out, stepTimeout: stepTimeout, environment: environment)
                 await tour.run(credentials: credentials)
                 reports[device.rawValue] = tour.report()
                 tour.finish()

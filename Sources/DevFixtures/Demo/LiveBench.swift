@@ -31,7 +31,11 @@ package final class LiveBench {
     private var done = false
     private var exitCode = ExitCode.success
 
-    init(url: String, origin: Origin) {
+    /// The services its page uses, as an app's (see `AppEnvironment`).
+    private let environment: AppEnvironment
+
+    init(url: String, origin: Origin, environment: AppEnvironment) {
+        self.environment = environment
         self.url = url
         self.origin = origin
     }
@@ -40,7 +44,7 @@ package final class LiveBench {
         // Start the web process and the load first; styling and the window are built while the
         // page loads (adw_init and the first frame cost about 200 ms here).
         page = StudioPage(.own(session: webkit_network_session_new_ephemeral(), automation: false), context: .main, profile: .desktop,
-                          serverOrigin: origin, available: [.nativeNavigation], environment: .current())
+                          serverOrigin: origin, available: [.nativeNavigation], environment: environment)
         page.load(url)
         adw_init()
         window = StudioWindow(page: page, title: "HostShell bench")

@@ -26,11 +26,13 @@ package final class Tour {
     let server: FixtureServer
     let outDirectory: String
     let stepTimeout: Double
+    let environment: AppEnvironment
     private(set) var steps: [Step] = []
     private var app: ShellApp!
     private var control: ControlHandler!
 
-    init(device: DeviceProfile, server: FixtureServer, outDirectory: String, stepTimeout: Double) {
+    init(device: DeviceProfile, server: FixtureServer, outDirectory: String, stepTimeout: Double, environment: AppEnvironment) {
+        self.environment = environment
         self.device = device
         self.server = server
         self.outDirectory = outDirectory
@@ -50,7 +52,7 @@ package final class Tour {
     func openApp(credentials: CredentialStore) -> ShellApp? {
         guard let record else { return nil }
         app = ShellApp(records: [record], opening: record, device: device, inspector: false, credentials: credentials,
-                       environment: .current())
+                       environment: environment)
         control = ControlHandler(app: app, allowEval: true)
         return app
     }

@@ -37,10 +37,7 @@ package final class FixtureServer {
         self.installationId = installationId
         self.organizationName = organizationName
         server = cgtk_soup_server_new()!
-        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
-            let server = Unmanaged<FixtureServer>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { server.respond(message!, path: String(cString: path!)) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        SoupServing.handle(server) { [weak self] message, path in self?.respond(message, path: path) }
     }
 
     /// Serves HTTPS with the certificate and key in `directory` (`cert.pem`, `key.pem`); for

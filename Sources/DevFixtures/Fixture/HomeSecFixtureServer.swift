@@ -2,6 +2,7 @@ import CGtk
 import Glibc
 import HomeSec
 import HostCore
+import ShellKit
 
 /// The HomeSec-like reference server on libsoup: every request goes to `HomeSecServer`
 /// (BridgeRuntime), which decides the answer; this only moves bytes and headers, and serves the
@@ -24,10 +25,7 @@ package final class HomeSecFixtureServer {
         rules = HomeSecServer(options: options)
         self.webDirectory = webDirectory
         server = cgtk_soup_server_new()!
-        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
-            let server = Unmanaged<HomeSecFixtureServer>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { server.respond(message!, path: String(cString: path!)) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        SoupServing.handle(server) { [weak self] message, path in self?.respond(message, path: path) }
     }
 
     /// Listens on 127.0.0.1 at `port`, or at one the system picks.
@@ -89,17 +87,7 @@ package final class HomeSecFixtureServer {
     }
 
     /// Every request header, in order.
-    private static func headers(_ message: OpaquePointer) -> [(name: String, value: String)] {
-        final class Box { var headers: [(name: String, value: String)] = [] }
-        let box = Box()
-        withExtendedLifetime(box) {
-            soup_message_headers_foreach(soup_server_message_get_request_headers(message), { name, value, data in
-                let box = Unmanaged<Box>.fromOpaque(data!).takeUnretainedValue()
-                box.headers.append((String(cString: name!), String(cString: value!)))
-            }, Unmanaged.passUnretained(box).toOpaque())
-        }
-        return box.headers
-    }
+    private static func headers(_ message: OpaquePointer) -> [(name: String, value: String)] { SoupServing.headers(message) }
 
     private static func body(_ message: OpaquePointer) -> [UInt8] {
         guard let body = soup_server_message_get_request_body(message), body.pointee.length > 0,

@@ -72,7 +72,7 @@ package enum HermesDeviceCommand {
             do throws(UsageError) {
                 let device = HermesDevice(name: name, server: server, sessionToken: token, environment: environment, bundleID: bundleID)
                 let control = HermesDeviceControl(device: device)
-                let listener = try ControlServer(path: socket) { request, answer in control.handle(request, answer: answer) }
+                let listener = try ControlServer(path: socket, events: control.events) { request, answer in control.handle(request, answer: answer) }
                 device.start(coldStart: coldStart)
                 printOut(socket)
                 printError("Hermes device \(name): \(server); profile \(device.profile)")

@@ -12,12 +12,14 @@ package final class HermesDeviceControl {
     package let device: HermesDevice
     private var waiters: [(id: Int, predicate: StatePredicate, answer: @MainActor (Bool) -> Void)] = []
     private var nextWaiter = 0
+    /// Its control interface's `events` stream: the device's state changes.
+    let events = EventStream()
 
     init(device: HermesDevice) {
         self.device = device
         device.onChange = { [weak self] in self?.recheck() }
         // `ctl SOCKET events --kind state` streams the device's state changes.
-        EventStream.shared.stateSource = { [weak device] in device?.state ?? .null }
+        events.stateSource = { [weak device] in device?.state ?? .null }
     }
 
     func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {

@@ -19,10 +19,7 @@ package final class HermesPluginHTTP {
         rules = HermesPluginServer(options: options)
         pushURL = gateway.hasSuffix("/push") ? gateway : gateway + "/push"
         server = cgtk_soup_server_new()!
-        cgtk_soup_server_add_handler(server, nil, { _, message, path, _, data in
-            let owner = Unmanaged<HermesPluginHTTP>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { owner.handle(message!, path: String(cString: path!)) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        SoupServing.handle(server) { [weak self] message, path in self?.handle(message, path: path) }
     }
 
     package func start(port requested: Int) throws(UsageError) {

@@ -12,8 +12,11 @@ package final class ControlServer {
     private let service: UnsafeMutablePointer<GSocketService>
     /// Carries out one request and calls `answer` (once) with the response line.
     package let handle: (ControlRequest, @escaping @MainActor (String) -> Void) -> Void
+    /// Where an `events` request's stream comes from: the app's (`AppEnvironment.events`).
+    let events: EventStream
 
-    package init(path: String, handle: @escaping (ControlRequest, @escaping @MainActor (String) -> Void) -> Void) throws(UsageError) {
+    package init(path: String, events: EventStream,
+                 handle: @escaping (ControlRequest, @escaping @MainActor (String) -> Void) -> Void) throws(UsageError) {
         guard path.utf8.count <= UnixSocket.maxPathBytes else {
             throw UsageError("--control: the socket path is longer than \(UnixSocket.maxPathBytes) bytes; use a shorter one")
         }
@@ -29,6 +32,7 @@ package final class ControlServer {
         }
         self.path = path
         self.handle = handle
+        self.events = events
         service = g_socket_service_new()!
         let address = g_unix_socket_address_new(path)!
         var error: UnsafeMutablePointer<GError>?
@@ -46,11 +50,11 @@ package final class ControlServer {
             throw UsageError("--control: could not listen on \(path): \(reason)")
         }
         chmod(path, 0o600)
-        cgtk_connect_incoming(service, { _, connection, _, data in
-            let server = Unmanaged<ControlServer>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { ControlConnection.start(connection!, server: server) }
-            return 1
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onIncoming(service) { [weak self] connection in
+            guard let self else { return false }
+            ControlConnection.start(connection, server: self)
+            return true
+        }
         g_socket_service_start(service)
     }
 
@@ -67,6 +71,7 @@ package final class ControlServer {
 private final class ControlConnection {
     private let connection: UnsafeMutablePointer<GSocketConnection>
     private unowned let server: ControlServer
+    private let events: EventStream
     private let input: UnsafeMutablePointer<GInputStream>
     private let output: UnsafeMutablePointer<GOutputStream>
     private let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16 * 1024)
@@ -91,6 +96,7 @@ private final class ControlConnection {
         g_object_ref(UnsafeMutableRawPointer(connection))
         self.connection = connection
         self.server = server
+        events = server.events
         let stream = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
         input = g_io_stream_get_input_stream(stream)
         output = g_io_stream_get_output_stream(stream)
@@ -98,13 +104,13 @@ private final class ControlConnection {
 
     private func readMore() {
         reading = true
-        g_input_stream_read_async(input, chunk.baseAddress, gsize(chunk.count), G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let client = Unmanaged<ControlConnection>.fromOpaque(data!).takeUnretainedValue()
+        g_input_stream_read_async(input, chunk.baseAddress, gsize(chunk.count), G_PRIORITY_DEFAULT, nil,
+                                  AsyncReply.callback, AsyncReply.data { [self] source, result in
             var error: UnsafeMutablePointer<GError>?
             let n = g_input_stream_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GInputStream.self), result, &error)
             g_clear_error(&error)
-            MainActor.assumeIsolated { client.received(Int(n)) }
-        }, Unmanaged.passUnretained(self).toOpaque())
+            received(Int(n))
+        })
     }
 
     private func received(_ count: Int) {
@@ -148,7 +154,7 @@ private final class ControlConnection {
             send(ControlResponse.ok(request.id, ["streaming": .array((kinds.isEmpty ? Set(EventStream.Kind.allCases) : kinds)
                 .map(\.rawValue).sorted().map(JSONValue.string))]))
             lines = []  // a stream takes no more requests; `busy` stays set until the client hangs up
-            subscription = EventStream.shared.subscribe(kinds.isEmpty ? Set(EventStream.Kind.allCases) : kinds) { [weak self] line in
+            subscription = events.subscribe(kinds.isEmpty ? Set(EventStream.Kind.allCases) : kinds) { [weak self] line in
                 self?.send(line)
             }
         case .success(let request):
@@ -180,19 +186,19 @@ private final class ControlConnection {
         _ = buffer.initialize(from: outbox)
         outbox = []
         writing = buffer
-        g_output_stream_write_all_async(output, buffer.baseAddress, gsize(buffer.count), G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let client = Unmanaged<ControlConnection>.fromOpaque(data!).takeUnretainedValue()
+        g_output_stream_write_all_async(output, buffer.baseAddress, gsize(buffer.count), G_PRIORITY_DEFAULT, nil,
+                                        AsyncReply.callback, AsyncReply.data { [self] source, result in
             var error: UnsafeMutablePointer<GError>?
             let ok = g_output_stream_write_all_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GOutputStream.self), result, nil, &error) != 0
             g_clear_error(&error)
-            MainActor.assumeIsolated { client.wrote(ok) }
-        }, Unmanaged.passUnretained(self).toOpaque())
+            wrote(ok)
+        })
     }
 
     /// The stream ends with its client.
     private func endStream() {
         guard let subscription else { return }
-        EventStream.shared.unsubscribe(subscription)
+        events.unsubscribe(subscription)
         self.subscription = nil
         busy = false
     }

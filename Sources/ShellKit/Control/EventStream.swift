@@ -6,8 +6,6 @@ import HostCore
 /// to each connection that asked. State is compared every 50 ms, and only while someone listens.
 @MainActor
 package final class EventStream {
-    package static let shared = EventStream()
-
     package enum Kind: String, CaseIterable { case bridge, state }
 
     private struct Subscriber {
@@ -22,7 +20,7 @@ package final class EventStream {
     private var watching = false
     static let stateInterval: UInt32 = 50
 
-    private init() {}
+    package init() {}
 
     package var isListening: Bool { !subscribers.isEmpty }
 

@@ -9,11 +9,14 @@ package enum MainLoop {
     /// Opens GTK on the display and installs the Dispatch bridge: what every windowed command
     /// does first. `adwaita: false` leaves Adwaita's styling (`adw_init`) to the caller, for
     /// callers that start loading a page before paying for it. `noDisplay` says what to do.
-    package static func startGTK(noDisplay: String, adwaita: Bool = true) throws(UsageError) {
-        RenderingSetup.apply()  // before GTK and WebKit read their variables
+    /// The rendering choice made, for the app's `AppEnvironment`.
+    @discardableResult
+    package static func startGTK(noDisplay: String, adwaita: Bool = true) throws(UsageError) -> RenderingChoice {
+        let rendering = RenderingSetup.apply()  // before GTK and WebKit read their variables
         guard gtk_init_check() != 0 else { throw UsageError(noDisplay) }
         if adwaita { adw_init() }  // Adwaita's stylesheet and light/dark handling
         installDispatchBridge()
+        return rendering
     }
 
     /// Call once before running any GLib loop.
@@ -39,18 +42,30 @@ package enum MainLoop {
         after(milliseconds: 0, priority: G_PRIORITY_LOW, body)
     }
 
-    @MainActor private static func after(milliseconds: UInt32, priority: Int32, _ body: @escaping @MainActor () -> Void) {
-        let box = Unmanaged.passRetained(ClosureBox(body)).toOpaque()
-        g_timeout_add_full(priority, milliseconds, { data in
-            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { box.body() }
-            return 0  // G_SOURCE_REMOVE
-        }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+    /// Runs `body` on the main loop after `milliseconds`, once; the source's id, for
+    /// `g_source_remove` (which releases `body` too).
+    @MainActor @discardableResult
+    package static func timeout(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+        after(milliseconds: milliseconds, priority: G_PRIORITY_DEFAULT, body)
     }
-}
 
-/// A Swift closure carried through a C `user_data` pointer (retained; released by the notify).
-package final class ClosureBox {
-    package let body: @MainActor () -> Void
-    package init(_ body: @escaping @MainActor () -> Void) { self.body = body }
+    @MainActor @discardableResult
+    private static func after(milliseconds: UInt32, priority: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+        g_timeout_add_full(priority, milliseconds, { data in
+            let body = Callback<@MainActor () -> Void>.body(data)
+            MainActor.assumeIsolated { body() }
+            return 0  // G_SOURCE_REMOVE
+        }, Callback.retained(body), CallbackRelease.destroyNotify)
+    }
+
+    /// Calls `body` whenever `fd` is ready for `condition`, until it returns false or the source
+    /// (the id returned) is removed; `body` is released with the source.
+    @MainActor @discardableResult
+    package static func watch(_ fd: Int32, _ condition: GIOCondition, priority: Int32 = G_PRIORITY_DEFAULT,
+                              _ body: @escaping @MainActor () -> Bool) -> UInt32 {
+        g_unix_fd_add_full(priority, fd, condition, { _, _, data in
+            let body = Callback<@MainActor () -> Bool>.body(data)
+            return MainActor.assumeIsolated { body() } ? 1 : 0  // G_SOURCE_CONTINUE or G_SOURCE_REMOVE
+        }, Callback.retained(body), CallbackRelease.destroyNotify)
+    }
 }

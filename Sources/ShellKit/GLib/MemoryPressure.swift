@@ -6,21 +6,18 @@ import CGtk
 /// with no monitor.
 @MainActor
 package final class MemoryPressure {
-    package static let shared = MemoryPressure()
     private var handlers: [ObjectIdentifier: @MainActor () -> Void] = [:]
     private var monitor: OpaquePointer?
 
-    private init() {}
+    /// One per app (`AppEnvironment`); the monitor is watched from the first `watch`.
+    package init() {}
 
     /// Calls `body` on each warning until `forget(owner)`.
     package func watch(_ owner: AnyObject, _ body: @escaping @MainActor () -> Void) {
         if monitor == nil, let found = g_memory_monitor_dup_default() {
             monitor = found
-            cgtk_connect_low_memory(found, { _, level, _ in
-                // "Low" is advice to trim caches; a prewarmed page is one.
-                MainActor.assumeIsolated { MemoryPressure.shared.report() }
-                _ = level
-            }, nil, nil)
+            // Any level, "low" included, is advice to trim caches; a prewarmed page is one.
+            onLowMemory(found) { [weak self] in self?.report() }
         }
         handlers[ObjectIdentifier(owner)] = body
     }

@@ -4,14 +4,13 @@ import HostCore
 /// Applies the rendering choice for this machine (see `RenderingPolicy`) before GTK and WebKit
 /// start: the variables it sets reach every web process WebKit launches.
 package enum RenderingSetup {
-    /// What was chosen, once `apply` ran (for state reports).
-    nonisolated(unsafe) private(set) static var choice: RenderingChoice?
-
-    package static func apply() {
-        guard choice == nil else { return }
+    /// Chooses and sets the variables (once per process, before GTK starts: `MainLoop.startGTK`
+    /// does); what was chosen goes to the app's `AppEnvironment`, for state reports.
+    @discardableResult
+    package static func apply() -> RenderingChoice {
         let made = RenderingPolicy.choose(hasGPURenderNode: hasGPURenderNode()) { name in getenv(name).map { String(cString: $0) } }
         for setting in made.settings { setenv(setting.name, setting.value, 0) }
-        choice = made
+        return made
     }
 
     /// Whether `/dev/dri` holds a render node (`renderD128`, …): a GPU the process may draw with.

@@ -32,9 +32,7 @@ package enum SoupExchange {
     @MainActor
     package static func send(_ session: UnsafeMutablePointer<SoupSession>, _ message: OpaquePointer, wantedHeaders: [String] = [],
                      done: @escaping @MainActor (Answer) -> Void) {
-        let pending = Pending(message: message, wanted: wantedHeaders, done: done)
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let pending = Unmanaged<Pending>.fromOpaque(data!).takeRetainedValue()
+        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>?
             let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
             let failure = error.map { Failure(domain: $0.pointee.domain, code: $0.pointee.code, message: String(cString: $0.pointee.message)) }
@@ -44,23 +42,14 @@ package enum SoupExchange {
                 var size: gsize = 0
                 if let data = g_bytes_get_data(body, &size) { answer.body = Array(UnsafeRawBufferPointer(start: data, count: Int(size))) }
                 g_bytes_unref(body)
-                answer.status = Int(soup_message_get_status(pending.message).rawValue)
-                let headers = soup_message_get_response_headers(pending.message)
-                for name in pending.wanted {
+                answer.status = Int(soup_message_get_status(message).rawValue)
+                let headers = soup_message_get_response_headers(message)
+                for name in wantedHeaders {
                     if let value = soup_message_headers_get_one(headers, name) { answer.headers[name] = String(cString: value) }
                 }
             }
-            MainActor.assumeIsolated { pending.done(answer) }
-            g_object_unref(UnsafeMutableRawPointer(pending.message))
-        }, Unmanaged.passRetained(pending).toOpaque())
-    }
-
-    private final class Pending {
-        let message: OpaquePointer
-        let wanted: [String]
-        let done: @MainActor (Answer) -> Void
-        init(message: OpaquePointer, wanted: [String], done: @escaping @MainActor (Answer) -> Void) {
-            self.message = message; self.wanted = wanted; self.done = done
-        }
+            done(answer)
+            g_object_unref(UnsafeMutableRawPointer(message))
+        })
     }
 }

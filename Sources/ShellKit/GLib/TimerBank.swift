@@ -18,16 +18,11 @@ package final class TimerBank<Name: Hashable & Sendable> {
         case .start(let name, let seconds):
             remove(name)
             let milliseconds = UInt32(min(max(0, seconds), 86_400) * 1000)
-            let box = Unmanaged.passRetained(ClosureBox { [weak self] in
+            sources[name] = MainLoop.timeout(milliseconds: milliseconds) { [weak self] in  // each timer fires once
                 guard let self else { return }
                 self.sources[name] = nil
                 self.fire(name)
-            }).toOpaque()
-            sources[name] = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
-                let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
-                MainActor.assumeIsolated { box.body() }
-                return 0  // G_SOURCE_REMOVE: each timer fires once
-            }, box, { data in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+            }
         case .cancel(let name):
             remove(name)
         }

@@ -1,28 +1,41 @@
 import HostCore
 
-/// The process-wide services a running app's sessions and pages use, gathered once by the
-/// command that starts the app and handed down (app → session → pages), so nothing below the
-/// command reaches for a global: the bridge log and the control interface's event stream (where
-/// bridge records go), WebDriver's automation host, the system's memory-pressure warnings, and
-/// the rendering choice made before GTK started. Each is process-wide by nature (one web context
-/// may allow automation, one memory monitor, one environment for every web process).
+/// The services a running app's sessions, pages and windows use, made once by the command that
+/// starts the app and handed down (app → session → pages), so nothing below the command reaches
+/// for a global: the bridge log and the control interface's event stream (where bridge records
+/// go), WebDriver's automation host, the system's memory-pressure warnings, the rendering choice
+/// made before GTK started, the desktop handoff, and the app's downloads and their
+/// notifications. There is one of each per app (one web context may allow automation, one
+/// memory monitor, one environment for every web process), but none is a process global.
 @MainActor
 package struct AppEnvironment {
     let bridgeLog: BridgeLogFile?
-    let events: EventStream
+    /// The control interface's `events` stream (its `ControlServer`s serve it).
+    package let events: EventStream
     package let automation: AutomationHost?
     package let memoryPressure: MemoryPressure
     let rendering: RenderingChoice?
     /// Where addresses are handed to the desktop, and the record of it (`ctl state` `external`).
-    package var handoff: DesktopHandoff = .shared
+    package let handoff: DesktopHandoff
+    /// Every download of the app, and its desktop notifications for them.
+    package let downloads: DownloadCenter
+    package let downloadNotifier: DownloadNotifier
     /// Whether a person can answer the pages' questions (permission prompts): false when the
     /// app runs on a display it started itself (`--check` without one).
     package var attended = true
 
-    /// The services as the command set them up (`--bridge-log`, `--automation`, rendering).
-    package static func current() -> AppEnvironment {
-        AppEnvironment(bridgeLog: BridgeLogFile.current, events: .shared, automation: AutomationHost.current,
-                       memoryPressure: .shared, rendering: RenderingSetup.choice)
+    /// The services, made once by the command: `rendering` as `MainLoop.startGTK` chose it, the
+    /// bridge log (`--bridge-log`) and the automation host (`--automation`, enabled before any
+    /// page is made).
+    package init(rendering: RenderingChoice?, bridgeLog: BridgeLogFile? = nil, automation: AutomationHost? = nil) {
+        self.rendering = rendering
+        self.bridgeLog = bridgeLog
+        self.automation = automation
+        events = EventStream()
+        memoryPressure = MemoryPressure()
+        handoff = DesktopHandoff()
+        downloads = DownloadCenter(handoff: handoff)
+        downloadNotifier = DownloadNotifier(downloads: downloads)
     }
 
     /// Records one bridge message to the log file and the event streams, whichever is there;

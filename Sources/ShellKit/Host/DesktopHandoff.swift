@@ -10,7 +10,6 @@ import HostCore
 /// decision and the record are the same, only the desktop is not asked.
 @MainActor
 package final class DesktopHandoff {
-    package static let shared = DesktopHandoff()
     package private(set) var record = ExternalRecord()
     /// False under `HOSTSHELL_HANDOFF=record`.
     let launches: Bool

@@ -9,13 +9,17 @@ import HostCore
 /// and its end reported to the app (`onEnded`: a notice with Open and Show in Folder).
 @MainActor
 package final class DownloadCenter {
-    package static let shared = DownloadCenter()
     package private(set) var list = DownloadList()
+    /// Where a refused download is recorded, and a finished one opened (the app's).
+    private let handoff: DesktopHandoff
     private var attached = Set<UnsafeMutableRawPointer>()
     /// A download changed (progress, end): the downloads button and the state follow.
     package var onChanged: (() -> Void)?
     /// A download ended, with its item.
     package var onEnded: ((DownloadList.Item) -> Void)?
+
+    /// One per app (`AppEnvironment`).
+    init(handoff: DesktopHandoff) { self.handoff = handoff }
 
     /// The folder files go to now (`$XDG_DOWNLOAD_DIR`, the desktop's, or ~/Downloads).
     package var folder: String {
@@ -28,9 +32,9 @@ package final class DownloadCenter {
     package func attach(_ session: NetworkSessionPointer) {
         let key = UnsafeMutableRawPointer(session)
         guard attached.insert(key).inserted else { return }
-        cgtk_connect_pointer_arg(key, "download-started", { _, download, _ in
-            MainActor.assumeIsolated { DownloadCenter.shared.started(OpaquePointer(download!)) }
-        }, nil, nil)
+        onPointerSignal(key, "download-started") { [weak self] download in
+            if let self, let download { self.started(OpaquePointer(download)) }
+        }
     }
 
     private func started(_ download: OpaquePointer) {
@@ -41,36 +45,24 @@ package final class DownloadCenter {
             ?? NavigationPolicy.Verdict(.refuse, "a download from no page of this app")
         guard verdict.action == .load else {
             webkit_download_cancel(download)
-            (page?.trust.handoff ?? DesktopHandoff.shared).carryOut(url, verdict)
+            (page?.trust.handoff ?? handoff).carryOut(url, verdict)
             return
         }
         let id = list.started(url: url, file: "")
-        let box = Unmanaged.passRetained(Ticket(id)).toOpaque()
-        let release: GClosureNotify = { data, _ in Unmanaged<Ticket>.fromOpaque(data!).release() }
-        cgtk_connect_decide_destination(download, { download, suggested, data in
-            let id = Unmanaged<Ticket>.fromOpaque(data!).takeUnretainedValue().id
-            return MainActor.assumeIsolated {
-                DownloadCenter.shared.place(download!, id: id, suggested: suggested.map { String(cString: $0) } ?? "")
-            } ? 1 : 0
-        }, Unmanaged.passRetained(Ticket(id)).toOpaque(), release)
-        cgtk_connect_notify(UnsafeMutableRawPointer(download), "estimated-progress", { object, _, data in
-            let id = Unmanaged<Ticket>.fromOpaque(data!).takeUnretainedValue().id
-            MainActor.assumeIsolated { DownloadCenter.shared.progressed(OpaquePointer(object!), id: id) }
-        }, box, release)
-        cgtk_connect_pointer_arg(UnsafeMutableRawPointer(download), "failed", { _, error, data in
-            let id = Unmanaged<Ticket>.fromOpaque(data!).takeUnretainedValue().id
+        // Each handler holds the download's id; the download holds the handlers until it goes.
+        onDecideDestination(download) { [weak self] suggested in
+            self?.place(download, id: id, suggested: suggested) ?? false
+        }
+        onNotify(UnsafeMutableRawPointer(download), "estimated-progress") { [weak self] in self?.progressed(download, id: id) }
+        onPointerSignal(UnsafeMutableRawPointer(download), "failed") { [weak self] error in
             let failure = error.map { $0.assumingMemoryBound(to: GError.self) }
             let cancelled = failure?.pointee.code == Int32(WEBKIT_DOWNLOAD_ERROR_CANCELLED_BY_USER.rawValue)
-            let message = failure.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            MainActor.assumeIsolated { DownloadCenter.shared.end(id, cancelled ? .cancelled : .failed(message)) }
-        }, Unmanaged.passRetained(Ticket(id)).toOpaque(), release)
-        cgtk_connect_void(UnsafeMutableRawPointer(download), "finished", { download, data in
-            let id = Unmanaged<Ticket>.fromOpaque(data!).takeUnretainedValue().id
-            MainActor.assumeIsolated {
-                DownloadCenter.shared.progressed(OpaquePointer(download!), id: id)
-                DownloadCenter.shared.end(id, .finished)
-            }
-        }, Unmanaged.passRetained(Ticket(id)).toOpaque(), release)
+            self?.end(id, cancelled ? .cancelled : .failed(failure.map { String(cString: $0.pointee.message) } ?? "unknown error"))
+        }
+        onSignal(UnsafeMutableRawPointer(download), "finished") { [weak self] in
+            self?.progressed(download, id: id)
+            self?.end(id, .finished)
+        }
         onChanged?()
     }
 
@@ -114,12 +106,7 @@ package final class DownloadCenter {
         guard item.state == .finished else { return "download \(id) is \(item.state.name), not finished" }
         let target = choice == "show" ? (takeGString(g_path_get_dirname(item.file)) ?? "/") : item.file
         guard let uri = takeGString(g_filename_to_uri(target, nil, nil)) else { return "\(target) has no file address" }
-        DesktopHandoff.shared.open(uri, reason: choice == "show" ? "a person asked to see a download in its folder" : "a person opened a download")
+        handoff.open(uri, reason: choice == "show" ? "a person asked to see a download in its folder" : "a person opened a download")
         return nil
-    }
-
-    private final class Ticket {
-        let id: Int
-        init(_ id: Int) { self.id = id }
     }
 }

@@ -10,7 +10,6 @@ import HostCore
 /// the windows' focus (a display with no window manager gives none that can be relied on).
 @MainActor
 package final class DownloadNotifier {
-    package static let shared = DownloadNotifier()
     /// The desktop entry is installed under this name (scripts/install), so the desktop can name the app.
     package static let appId = "org.hostshell.HostShell"
     private var application: UnsafeMutablePointer<GApplication>?
@@ -20,6 +19,11 @@ package final class DownloadNotifier {
     /// The window focus `ctl lifecycle blur|focus` set (nil: the windows say).
     var focusOverride: Bool?
     private(set) var notifications: [DownloadNotification] = []
+    /// Whose downloads its actions open.
+    private let downloads: DownloadCenter
+
+    /// One per app (`AppEnvironment`).
+    init(downloads: DownloadCenter) { self.downloads = downloads }
 
     /// `item` ended; `windowActive` is whether one of the app's windows is the active one.
     package func ended(_ item: DownloadList.Item, windowActive: Bool) {
@@ -34,17 +38,13 @@ package final class DownloadNotifier {
     private func prepare() {
         guard !checked else { return }
         checked = true
-        let made = SessionBus.notifyingApplication(Self.appId) { application in
+        let made = SessionBus.notifyingApplication(Self.appId) { [downloads] application in
             for name in [DownloadNotification.openAction, DownloadNotification.showAction] {
                 let action = g_simple_action_new(name, g_variant_type_new("i"))!
-                cgtk_connect_activate(action, { action, parameter, _ in
-                    guard let action, let parameter else { return }
-                    let name = String(cString: g_action_get_name(action))
-                    let id = Int(g_variant_get_int32(parameter))
-                    MainActor.assumeIsolated {
-                        if let choice = DownloadNotification.choice(forAction: name) { _ = DownloadCenter.shared.open(id, choice: choice) }
-                    }
-                }, nil, nil)
+                onActivate(action) { [weak downloads] parameter in
+                    guard let parameter, let choice = DownloadNotification.choice(forAction: name) else { return }
+                    _ = downloads?.open(Int(g_variant_get_int32(parameter)), choice: choice)
+                }
                 g_action_map_add_action(OpaquePointer(application), action)
                 g_object_unref(UnsafeMutableRawPointer(action))
             }

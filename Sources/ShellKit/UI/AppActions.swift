@@ -25,12 +25,7 @@ package final class AppActions {
         let actions = AppAction.available(kiosk: kiosk)
         for action in actions {
             let simple = g_simple_action_new(action.rawValue, nil)!
-            cgtk_connect_activate(simple, { _, _, data in
-                let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
-                MainActor.assumeIsolated { box.body() }
-            }, Unmanaged.passRetained(ClosureBox({ [weak self] in self?.perform(action) })).toOpaque(), { data, _ in
-                Unmanaged<ClosureBox>.fromOpaque(data!).release()
-            })
+            onActivate(simple) { [weak self] _ in self?.perform(action) }
             g_action_map_add_action(group, simple)
             g_object_unref(UnsafeMutableRawPointer(simple))
         }

@@ -22,10 +22,7 @@ package final class KioskWindow {
         }
         gtk_window_fullscreen(cast(self.window))
         let motion = gtk_event_controller_motion_new()!
-        cgtk_connect_motion(motion, { _, _, _, data in
-            let kiosk = Unmanaged<KioskWindow>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { kiosk.moved() }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onMotion(motion) { [weak self] in self?.moved() }
         gtk_event_controller_set_propagation_phase(motion, GTK_PHASE_CAPTURE)
         gtk_widget_add_controller(self.window, motion)
         lastMotion = monotonicSeconds()
@@ -74,16 +71,15 @@ package final class KioskWindow {
         var arguments: [OpaquePointer?] = [g_variant_new_string("hostshell"), g_variant_new_string("kiosk: showing a Studio")]
         let parameters = arguments.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
         g_dbus_connection_call(bus, "org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver", "org.freedesktop.ScreenSaver",
-                               "Inhibit", parameters, g_variant_type_new("(u)"), G_DBUS_CALL_FLAGS_NONE, 5_000, nil, { source, result, data in
-            let kiosk = Unmanaged<KioskWindow>.fromOpaque(data!).takeRetainedValue()
+                               "Inhibit", parameters, g_variant_type_new("(u)"), G_DBUS_CALL_FLAGS_NONE, 5_000, nil,
+                               AsyncReply.callback, AsyncReply.data { [self] source, result in
             var error: UnsafeMutablePointer<GError>?
             let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-            let outcome = reply != nil ? "kept awake (the session's screen saver is inhibited)"
+            awake = reply != nil ? "kept awake (the session's screen saver is inhibited)"
                 : "not kept awake: the session has no screen saver to inhibit (\(error.map { String(cString: $0.pointee.message) } ?? "no answer"))"
             if let reply { g_variant_unref(reply) }
             g_clear_error(&error)
-            MainActor.assumeIsolated { kiosk.awake = outcome }
-        }, Unmanaged.passRetained(self).toOpaque())
+        })
         self.bus = bus  // the inhibition lasts as long as this connection
     }
 

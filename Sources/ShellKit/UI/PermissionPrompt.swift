@@ -5,6 +5,7 @@ import CGtk
 @MainActor
 package final class PermissionPrompt {
     private var dialog: WidgetPointer?
+    private var response: SignalConnection?
     private let answered: @MainActor (Bool) -> Void
 
     package init(heading: String, body: String, parent: WidgetPointer?, answered: @escaping @MainActor (Bool) -> Void) {
@@ -16,11 +17,7 @@ package final class PermissionPrompt {
         adw_message_dialog_set_response_appearance(message, "allow", ADW_RESPONSE_SUGGESTED)
         adw_message_dialog_set_default_response(message, "deny")
         adw_message_dialog_set_close_response(message, "deny")
-        cgtk_connect_alert_response(dialog, { _, response, data in
-            let prompt = Unmanaged<PermissionPrompt>.fromOpaque(data!).takeUnretainedValue()
-            let allow = response.map { String(cString: $0) == "allow" } ?? false
-            MainActor.assumeIsolated { prompt.responded(allow) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        response = onAlertResponse(dialog) { [weak self] id in self?.responded(id == "allow") }
         self.dialog = dialog
         gtk_window_present(cast(dialog))
     }
@@ -35,8 +32,7 @@ package final class PermissionPrompt {
     package func withdraw() {
         guard let dialog else { return }
         self.dialog = nil
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(dialog), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
+        response?.disconnect()
         gtk_window_destroy(cast(dialog))
     }
 }

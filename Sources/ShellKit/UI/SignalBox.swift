@@ -1,27 +1,114 @@
 import CGtk
 
-/// Connects a GTK signal whose handler takes no arguments (C shape `(instance, user_data)`:
-/// "clicked", "destroy", …) to a Swift closure. The closure box is
-/// retained by the connection and released when the widget is destroyed.
-@MainActor
-package func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) {
-    cgtk_connect_void(instance, signal, { _, data in
-        let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
-        MainActor.assumeIsolated { box.body() }
-    }, Unmanaged.passRetained(ClosureBox(body)).toOpaque(), { data, _ in
-        Unmanaged<ClosureBox>.fromOpaque(data!).release()
-    })
+// Typed connectors for GTK's and GObject's signals, one per callback shape (the web view's are in
+// `Web/WebViewSignals.swift`): each boxes its closure as a `Callback` GLib releases, runs it on
+// the main actor, and returns the `SignalConnection` to disconnect it with.
+
+/// Connects a signal whose handler takes no arguments (C shape `(instance, user_data)`:
+/// "clicked", "destroy", …) to a Swift closure.
+@MainActor @discardableResult
+package func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) -> SignalConnection {
+    SignalConnection(instance, cgtk_connect_void(instance, signal, { _, data in
+        let body = Callback<@MainActor () -> Void>.body(data)
+        MainActor.assumeIsolated { body() }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
 }
 
 /// Runs `body` whenever the object's `property` changes ("notify::PROPERTY").
+@MainActor @discardableResult
+package func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String, _ body: @escaping @MainActor () -> Void) -> SignalConnection {
+    SignalConnection(instance, cgtk_connect_notify(instance, property, { _, _, data in
+        let body = Callback<@MainActor () -> Void>.body(data)
+        MainActor.assumeIsolated { body() }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A window's "close-request": `body` true keeps the window open.
+@MainActor @discardableResult
+package func onCloseRequest(_ window: WidgetPointer, _ body: @escaping @MainActor () -> Bool) -> SignalConnection {
+    SignalConnection(raw(window), cgtk_connect_close_request(window, { _, data in
+        let body = Callback<@MainActor () -> Bool>.body(data)
+        return MainActor.assumeIsolated { body() } ? 1 : 0
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// An `AdwMessageDialog`'s "response", with the response's id (nil if it had none).
+@MainActor @discardableResult
+package func onAlertResponse(_ dialog: WidgetPointer, _ body: @escaping @MainActor (String?) -> Void) -> SignalConnection {
+    SignalConnection(raw(dialog), cgtk_connect_alert_response(dialog, { _, response, data in
+        let body = Callback<@MainActor (String?) -> Void>.body(data)
+        let id = response.map { String(cString: $0) }
+        MainActor.assumeIsolated { body(id) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GtkFileChooserNative`'s "response", with the `GtkResponseType` as a number.
+@MainActor @discardableResult
+package func onDialogResponse(_ chooser: OpaquePointer, _ body: @escaping @MainActor (Int32) -> Void) -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(chooser), cgtk_connect_response(chooser, { _, response, data in
+        let body = Callback<@MainActor (Int32) -> Void>.body(data)
+        MainActor.assumeIsolated { body(response) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GtkOverlay`'s "get-child-position": `body` gives the child's place, or nil to leave it to GTK.
+@MainActor @discardableResult
+package func onChildPosition(_ overlay: WidgetPointer, _ body: @escaping @MainActor (WidgetPointer) -> GdkRectangle?) -> SignalConnection {
+    SignalConnection(raw(overlay), cgtk_connect_child_position(overlay, { _, child, allocation, data in
+        guard let child, let allocation else { return 0 }
+        let body = Callback<@MainActor (WidgetPointer) -> GdkRectangle?>.body(data)
+        guard let place = MainActor.assumeIsolated({ body(child) }) else { return 0 }
+        allocation.pointee = place
+        return 1
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GtkGestureClick`'s "pressed", with the gesture and where it was pressed.
+@MainActor @discardableResult
+package func onPressed(_ gesture: OpaquePointer, _ body: @escaping @MainActor (_ gesture: OpaquePointer, _ x: Double, _ y: Double) -> Void)
+    -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(gesture), cgtk_connect_pressed(gesture, { gesture, _, x, y, data in
+        let body = Callback<@MainActor (OpaquePointer, Double, Double) -> Void>.body(data)
+        MainActor.assumeIsolated { body(gesture!, x, y) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GtkEventControllerMotion`'s "motion".
+@MainActor @discardableResult
+package func onMotion(_ controller: OpaquePointer, _ body: @escaping @MainActor () -> Void) -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(controller), cgtk_connect_motion(controller, { _, _, _, data in
+        let body = Callback<@MainActor () -> Void>.body(data)
+        MainActor.assumeIsolated { body() }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GtkListBox`'s "row-activated", with the row.
+@MainActor @discardableResult
+package func onRowActivated(_ list: WidgetPointer, _ body: @escaping @MainActor (UnsafeMutableRawPointer) -> Void) -> SignalConnection {
+    SignalConnection(raw(list), cgtk_connect_row_activated(list, { _, row, data in
+        guard let row else { return }
+        let body = Callback<@MainActor (UnsafeMutableRawPointer) -> Void>.body(data)
+        MainActor.assumeIsolated { body(UnsafeMutableRawPointer(row)) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GSimpleAction`'s "activate", with its parameter (nil for an action without one).
+@MainActor @discardableResult
+package func onActivate(_ action: OpaquePointer, _ body: @escaping @MainActor (OpaquePointer?) -> Void) -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(action), cgtk_connect_activate(action, { _, parameter, data in
+        let body = Callback<@MainActor (OpaquePointer?) -> Void>.body(data)
+        MainActor.assumeIsolated { body(parameter) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A shortcut's action that runs `body` (true: handled, the key goes no further); the action
+/// holds the closure and releases it when it goes.
 @MainActor
-package func onNotify(_ instance: UnsafeMutableRawPointer, _ property: String, _ body: @escaping @MainActor () -> Void) {
-    cgtk_connect_notify(instance, property, { _, _, data in
-        let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
-        MainActor.assumeIsolated { box.body() }
-    }, Unmanaged.passRetained(ClosureBox(body)).toOpaque(), { data, _ in
-        Unmanaged<ClosureBox>.fromOpaque(data!).release()
-    })
+package func shortcutAction(_ body: @escaping @MainActor () -> Bool) -> OpaquePointer {
+    gtk_callback_action_new({ _, _, data in
+        let body = Callback<@MainActor () -> Bool>.body(data)
+        return MainActor.assumeIsolated { body() } ? 1 : 0
+    }, Callback.retained(body), CallbackRelease.destroyNotify)
 }
 
 /// A widget pointer as the untyped pointer GObject calls take.

@@ -12,10 +12,10 @@ import HostCore
 /// (`create-web-view`), which must have been built with `is-controlled-by-automation`.
 @MainActor
 package final class AutomationHost {
-    /// The automation host while `--automation` is on, else nil. Process-wide, as WebKit's switch
-    /// is: only one web context per process may allow automation, and every HostShell view is on
-    /// the default one. Main pages read it to be built for automation (see `OpenSession`).
-    package private(set) static var current: AutomationHost?
+    /// The automation host once `enable` ran. Process-wide, as WebKit's switch is: only one web
+    /// context per process may allow automation, and every HostShell view is on the default one.
+    /// The command hands the host to its app's `AppEnvironment`; pages read it there.
+    private static var enabled: AutomationHost?
 
     /// The name sessions report; a WebDriver client must send it as `browserName`.
     static let browserName = "hostshell"
@@ -40,22 +40,20 @@ package final class AutomationHost {
     /// pages are built for automation from the start (WebKit cannot switch a view later).
     @discardableResult
     package static func enable() -> AutomationHost {
-        if let current { return current }
+        if let enabled { return enabled }
         let context = webkit_web_context_get_default()
         webkit_web_context_set_automation_allowed(context, 1)
         // Exists once automation is allowed; kept for the life of the app.
         let session = webkit_web_context_get_network_session_for_automation(context)!
         g_object_ref(UnsafeMutableRawPointer(session))
         let host = AutomationHost(networkSession: session)
-        current = host
+        enabled = host
         // WebKitWebDriver tells the app where to meet it in this variable; without it none will.
         if getenv("WEBKIT_INSPECTOR_SERVER") == nil {
             printError("hostshell: --automation: no WebDriver started this app (WEBKIT_INSPECTOR_SERVER is not set), so none can connect; let WebKitWebDriver start it (README: WebDriver)")
         }
-        cgtk_connect_automation_started(context, { _, session, data in
-            let host = Unmanaged<AutomationHost>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { host.started(session!) }
-        }, Unmanaged.passRetained(host).toOpaque(), { data, _ in Unmanaged<AutomationHost>.fromOpaque(data!).release() })
+        // The context holds the host for the life of the process, as WebKit's switch lasts.
+        onAutomationStarted(context!) { [host] session in host.started(session) }
         return host
     }
 
@@ -73,13 +71,7 @@ package final class AutomationHost {
         webkit_application_info_unref(info)
         let id = webkit_automation_session_get_id(session).map { String(cString: $0) } ?? "?"
         printError("hostshell: WebDriver session \(id) started; it drives the Studio page shown in the window")
-        cgtk_connect_create_web_view(session, { _, data in
-            let host = Unmanaged<AutomationHost>.fromOpaque(data!).takeUnretainedValue()
-            // A view pointer is not Sendable; it only crosses from the main actor to the main thread.
-            nonisolated(unsafe) var view: WebViewPointer?
-            MainActor.assumeIsolated { view = host.browsingContext() }
-            return view
-        }, Unmanaged.passRetained(self).toOpaque(), { data, _ in Unmanaged<AutomationHost>.fromOpaque(data!).release() })
+        onCreateWebView(session) { [self] in browsingContext() }
     }
 
     /// The view for a browsing context the session asked for (WebKit does not take a reference).

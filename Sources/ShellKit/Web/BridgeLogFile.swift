@@ -6,7 +6,6 @@ import HostCore
 /// rotates as `BridgeLogRotation` says (FILE → FILE.1 …), so it never grows without bound.
 @MainActor
 package final class BridgeLogFile {
-    package static var current: BridgeLogFile?
     private let path: String
     private var fd: Int32
     private var rotation: BridgeLogRotation

@@ -5,34 +5,30 @@ import HostCore
 /// clipboard, pointer lock, device names, protected media, storage access) go to the page's
 /// profile's `PermissionCenter`; one HostShell does not know is denied.
 extension WebPage {
-    func connectPermissions() {
-        cgtk_connect_permission_request(view, { _, request, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
+    func connectPermissions() -> [SignalConnection] {
+        [onPermissionRequest(view) { [weak self] request in
             let kinds = WebPage.permissionKinds(cgtk_permission_kinds(request))
-            guard !kinds.isEmpty else {
+            guard let self, !kinds.isEmpty, !self.lettingGo else {
                 webkit_permission_request_deny(request)
-                return 1
+                return true
             }
-            MainActor.assumeIsolated {
-                if page.lettingGo { webkit_permission_request_deny(request) } else { page.permissions.ask(request!, kinds: kinds, from: page) }
-            }
-            return 1
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            self.permissions.ask(request, kinds: kinds, from: self)
+            return true
+        },
         // navigator.permissions.query reports the remembered answers.
-        cgtk_connect_permission_query(view, { _, query, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
-            guard let name = webkit_permission_state_query_get_name(query), let kind = PermissionKind(queryName: String(cString: name)) else {
-                return 0  // WebKit answers it
+        onPermissionQuery(view) { [weak self] query in
+            guard let self, let name = webkit_permission_state_query_get_name(query),
+                  let kind = PermissionKind(queryName: String(cString: name)) else {
+                return false  // WebKit answers it
             }
-            let state = MainActor.assumeIsolated { page.permissions.machine.queryState(kind) }
-            let answer: WebKitPermissionState = switch state {
+            let answer: WebKitPermissionState = switch self.permissions.machine.queryState(kind) {
             case .granted: WEBKIT_PERMISSION_STATE_GRANTED
             case .denied: WEBKIT_PERMISSION_STATE_DENIED
             case .prompt: WEBKIT_PERMISSION_STATE_PROMPT
             }
             webkit_permission_state_query_finish(query, answer)
-            return 1
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            return true
+        }]
     }
 
     /// The kinds the shim's bits name.

@@ -17,7 +17,7 @@ package struct PageTrust {
     /// The server's name as the person knows it, for prompts.
     let name: String
 
-    package init(origin: Origin, handsOut: Bool, profileData: String?, handoff: DesktopHandoff = .shared, attended: Bool = true, name: String? = nil) {
+    package init(origin: Origin, handsOut: Bool, profileData: String?, handoff: DesktopHandoff, attended: Bool = true, name: String? = nil) {
         self.origin = origin; self.handsOut = handsOut; self.profileData = profileData; self.handoff = handoff
         self.attended = attended; self.name = name ?? origin.host
     }
@@ -27,18 +27,11 @@ package struct PageTrust {
 /// `NavigationGuard` (BridgeRuntime decides), and its verdict applied — WebKit goes on, or the
 /// navigation is stopped and the handoff records it (and opens it outside when so decided).
 extension WebPage {
-    func connectNavigationPolicy() {
-        cgtk_connect_decide_policy(view, { _, decision, type, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { page.decide(decision!, type) } ? 1 : 0
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        // `window.open` asks for a view of its own, without a policy decision: the same policy
-        // decides, and WebKit never gets a view (an app window, the browser, or nothing).
-        cgtk_connect_create(view, { _, action, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { page.popUp(action!) }
-            return nil
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+    func connectNavigationPolicy() -> [SignalConnection] {
+        [onDecidePolicy(view) { [weak self] decision, type in self?.decide(decision, type) ?? false },
+         // `window.open` asks for a view of its own, without a policy decision: the same policy
+         // decides, and WebKit never gets a view (an app window, the browser, or nothing).
+         onCreate(view) { [weak self] action in self?.popUp(action) }]
     }
 
     private func popUp(_ action: OpaquePointer) {

@@ -36,6 +36,8 @@ package final class WebPage {
     /// Whether this page runs in another page's web process (which closing it must not end).
     private let sharesProcess: Bool
     private var closed = false
+    /// Its handlers on the view, disconnected on `close` (the view may outlive the page).
+    private var signals: [SignalConnection] = []
     /// Its owner let go of it (see `letGo`): every navigation, pop-up, permission and dialog it
     /// asks for from now on is refused.
     private(set) var lettingGo = false
@@ -72,40 +74,31 @@ package final class WebPage {
             view = cgtk_web_view_new_related(other.view, manager)
             sharesProcess = true
         }
-        let me = Unmanaged.passUnretained(self).toOpaque()
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
-        connectNavigationPolicy()
-        connectPermissions()
-        cgtk_connect_load_changed(view, { _, event, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { page.loadChanged(event) }
-        }, me, nil)
-        cgtk_connect_process_terminated(view, { _, reason, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                page.loadFinished = false
-                page.observer?.webPageProcessEnded(page, reason: reason)
+        signals = connectNavigationPolicy() + connectPermissions()
+        signals.append(onLoadChanged(view) { [weak self] event in self?.loadChanged(event) })
+        signals.append(onProcessTerminated(view) { [weak self] reason in
+            guard let self else { return }
+            self.loadFinished = false
+            self.observer?.webPageProcessEnded(self, reason: reason)
+        })
+        signals.append(onScriptDialog(view) { [weak self] dialog in
+            guard let self else { return false }
+            if self.lettingGo { return true }  // nothing is shown: the dialog ends at once, unanswered
+            guard let answer = self.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
+                self.keep(dialog: dialog)
+                return false  // WebKit shows its own dialog
             }
-        }, me, nil)
-        cgtk_connect_script_dialog(view, { _, dialog, data in
-            let page = Unmanaged<WebPage>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                if page.lettingGo { return 1 }  // nothing is shown: the dialog ends at once, unanswered
-                guard let answer = page.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
-                    page.keep(dialog: dialog)
-                    return 0  // WebKit shows its own dialog
-                }
-                webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
-                return 1
-            }
-        }, me, nil)
+            webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
+            return true
+        })
     }
 
     /// A page dropped without `close` (a bug) still disconnects, so no signal reaches it freed.
     isolated deinit {
         keep(dialog: nil)
         guard !closed else { return }  // after close the view may be gone: nothing to undo
-        disconnect()
+        signals.disconnect()
     }
 
     private func keep(dialog: OpaquePointer?) {
@@ -144,7 +137,8 @@ package final class WebPage {
         guard !closed else { return }
         closed = true
         Self.live[UnsafeMutableRawPointer(view)] = nil
-        disconnect()
+        signals.disconnect()
+        signals = []
         permissions.withdraw(page: self)
         if sharesProcess {
             // The process goes on for the other page; this one stops now and is closed in it
@@ -153,11 +147,6 @@ package final class WebPage {
         } else {
             webkit_web_view_terminate_web_process(view)
         }
-    }
-
-    private func disconnect() {
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
     }
 
     package func load(_ uri: String) {
@@ -195,11 +184,10 @@ package final class WebPage {
     /// Runs a script in the page world and reports its value as JSON (undefined as null) or the
     /// exception's message. For the control interface's `eval`, which only `--allow-eval` enables.
     package func evaluate(_ script: String, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
-        let box = Unmanaged.passRetained(ScriptResultBox(done)).toOpaque()
-        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, { source, result, data in
+        webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
-            ScriptResultBox.finish(data, value: value, error: &error)
-        }, box)
+            done(Self.scriptOutcome(value, &error))
+        })
     }
 }

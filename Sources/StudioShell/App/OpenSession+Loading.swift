@@ -57,36 +57,30 @@ extension OpenSession {
         view.onRetry = { [weak self] in self?.verifyAndLoad() }
         if kiosk != nil { loadingEvent(.kioskMode) }
         view.show(loading.screen)
-        let me = Unmanaged.passUnretained(self).toOpaque()
         // Connected after the page's own handlers, which run first: `documentStatus` and the
         // catalog are the new document's when this one runs.
-        cgtk_connect_load_changed(page.view, { _, event, data in
-            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                switch event {
-                case WEBKIT_LOAD_COMMITTED: session.loadingEvent(.loadCommitted(status: session.page.web.documentStatus, uri: session.page.uri ?? ""))
-                case WEBKIT_LOAD_FINISHED: session.loadingEvent(.loadFinished)
-                default: break
-                }
+        pageSignals.append(onLoadChanged(page.view) { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case WEBKIT_LOAD_COMMITTED: self.loadingEvent(.loadCommitted(status: self.page.web.documentStatus, uri: self.page.uri ?? ""))
+            case WEBKIT_LOAD_FINISHED: self.loadingEvent(.loadFinished)
+            default: break
             }
-        }, me, nil)
-        cgtk_connect_load_failed(page.view, { _, _, uri, error, data in
-            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+        })
+        pageSignals.append(onLoadFailed(page.view) { [weak self] uri, error in
             let failure = OpenSession.failure(error)
-            let where_ = uri.map { String(cString: $0) } ?? ""
-            MainActor.assumeIsolated { session.loadingEvent(.loadFailed(failure, uri: where_)) }
-            return failure == .cancelled || failure == .policy ? 0 : 1  // 1: no WebKit error page
-        }, me, nil)
+            self?.loadingEvent(.loadFailed(failure, uri: uri))
+            return failure != .cancelled && failure != .policy  // true: no WebKit error page
+        })
         page.web.onResponsivenessChange { [weak self] responsive in self?.loadingEvent(.webProcessResponsive(responsive)) }
-        cgtk_connect_process_terminated(page.view, { _, reason, data in
-            let session = Unmanaged<OpenSession>.fromOpaque(data!).takeUnretainedValue()
+        pageSignals.append(onProcessTerminated(page.view) { [weak self] reason in
             let end: WebProcessEnd = switch reason {
             case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemory
             case WEBKIT_WEB_PROCESS_TERMINATED_BY_API: .terminatedByHost
             default: .crashed
             }
-            MainActor.assumeIsolated { session.loadingEvent(.webProcessEnded(end, at: monotonicSeconds())) }
-        }, me, nil)
+            self?.loadingEvent(.webProcessEnded(end, at: monotonicSeconds()))
+        })
     }
 
     /// A `load-failed` error as the machine sorts it.

@@ -14,7 +14,7 @@ extension OpenSession {
 
     /// Opens the share panel for `page`'s request (it passed the refusal rules).
     func showShare(_ request: ShareRequest, for page: StudioPage) {
-        sharePanel = SharePanel(request, parent: page.window) { [weak self, weak page] choice in
+        sharePanel = SharePanel(request, parent: page.window, handoff: environment.handoff) { [weak self, weak page] choice in
             guard let self else { return }
             self.sharePanel = nil
             self.lastShare = ["choice": .string(choice), "title": request.title.map(JSONValue.string) ?? .null,

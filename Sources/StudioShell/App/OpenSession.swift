@@ -43,6 +43,8 @@ package final class OpenSession {
     package var onScreenChanged: (() -> Void)?
     /// Called with a notice for the person: a failed sign-in, files that were not uploaded.
     var onNotice: ((String) -> Void)?
+    /// Its handlers on main's web view (see OpenSession+Loading), disconnected on `close`.
+    var pageSignals: [SignalConnection] = []
 
     /// What main offers Studio. A kiosk without chrome leaves navigation to Studio: it draws its
     /// own, as in a browser.
@@ -136,8 +138,8 @@ package final class OpenSession {
     /// Ends the session before it is dropped: no signal reaches it or its page any more, and the
     /// page's web process goes with its view. Website data stays on disk for the next visit.
     package func close() {
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(page.view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
+        pageSignals.disconnect()
+        pageSignals = []
         onScreenChanged = nil
         onNotice = nil
         loadingEvent(.closed)
@@ -153,7 +155,6 @@ package final class OpenSession {
     }
 
     private func connectSignals() {
-        let me = Unmanaged.passUnretained(self).toOpaque()
         if kiosk != nil {
             // No context menu (and so no way to the inspector or to reloading by hand).
             cgtk_connect_context_menu(page.view, { _, _, _, _ in 1 }, nil, nil)

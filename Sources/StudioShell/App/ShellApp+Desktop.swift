@@ -58,14 +58,11 @@ extension ShellApp {
 
     /// The window's close button: as Ctrl+W (size saved, the app ends cleanly).
     func connectCloseRequest() {
-        cgtk_connect_close_request(window.window, { _, data in
-            let app = Unmanaged<ShellApp>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                guard app.onExit != nil else { return 0 }
-                app.perform(.closeWindow)
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onCloseRequest(window.window) { [weak self] in
+            guard let self, self.onExit != nil else { return false }
+            self.perform(.closeWindow)
+            return true
+        }
     }
 
     /// A size change: saved once the window has kept its size for half a second.

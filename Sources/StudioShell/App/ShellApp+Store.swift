@@ -55,14 +55,13 @@ extension ShellApp {
         guard let network = networkSessions.removeValue(forKey: id) else { return finished() }
         guard environment.automation == nil else { return finished() }
         let manager = webkit_network_session_get_website_data_manager(network)
-        let box = Unmanaged.passRetained(CompletionBox { g_object_unref(UnsafeMutableRawPointer(network)); finished() })
-        webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, { source, result, data in
-            let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
+        webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             _ = webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error)
             g_clear_error(&error)  // what could not be deleted, `server remove` deletes with the directories
-            MainActor.assumeIsolated { box.run() }
-        }, box.toOpaque())
+            g_object_unref(UnsafeMutableRawPointer(network))
+            finished()
+        })
     }
 }
 
@@ -80,10 +79,4 @@ extension ShellApp {
             removeTree(directories.cache)
         }
     }
-}
-
-/// A completion carried through a C callback's user data.
-private final class CompletionBox {
-    package let run: @MainActor () -> Void
-    init(_ run: @escaping @MainActor () -> Void) { self.run = run }
 }

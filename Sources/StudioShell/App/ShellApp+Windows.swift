@@ -32,19 +32,15 @@ extension ShellApp {
             guard let self, let second else { return }
             self.perform(action, in: second)
         }
-        studio.downloads.onChoose = { id, choice in _ = DownloadCenter.shared.open(id, choice: choice) }
-        studio.downloads.show(DownloadCenter.shared.list)
+        studio.downloads.onChoose = { [downloads = environment.downloads] id, choice in _ = downloads.open(id, choice: choice) }
+        studio.downloads.show(environment.downloads.list)
         extra.onScreenChanged = { [weak self] in self?.onScreenChanged?() }
         extra.onNotice = { [weak studio] notice in studio?.toast(TerminalText.escaped(notice)) }
         extra.page.web.onOpenWindow = { [weak self] url in self?.openWindow(url: url) }
-        cgtk_connect_close_request(studio.window, { _, data in
-            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { box.body() }
-            return 1
-        }, Unmanaged.passRetained(ClosureBox({ [weak self, weak second] in
-            guard let self, let second else { return }
-            self.closeWindow(second)
-        })).toOpaque(), { data, _ in Unmanaged<ClosureBox>.fromOpaque(data!).release() })
+        onCloseRequest(studio.window) { [weak self, weak second] in
+            if let self, let second { self.closeWindow(second) }
+            return true
+        }
         studio.present()
         extra.start()
         if let url, let path = Self.path(of: url, on: record.address.origin) { extra.page.openDeepLink(path) }
@@ -88,8 +84,8 @@ extension ShellApp {
 
     /// Downloads: the buttons of every window follow the list; a finished one is announced.
     func connectDownloads() {
-        let center = DownloadCenter.shared
-        window.downloads.onChoose = { id, choice in _ = DownloadCenter.shared.open(id, choice: choice) }
+        let center = environment.downloads
+        window.downloads.onChoose = { [center] id, choice in _ = center.open(id, choice: choice) }
         center.onChanged = { [weak self] in
             guard let self else { return }
             self.window.downloads.show(center.list)
@@ -101,10 +97,10 @@ extension ShellApp {
             let text = TerminalText.escaped(DownloadList.notice(item))
             self.downloadNotices = StateReport.appending(text, to: self.downloadNotices, keeping: StateReport.keptNotices)
             // The desktop's notification too when no window of the app is the active one.
-            DownloadNotifier.shared.ended(item, windowActive: self.anyWindowActive)
+            self.environment.downloadNotifier.ended(item, windowActive: self.anyWindowActive)
             if item.state == .finished {
                 let id = item.id
-                self.window.host.toast(text, button: "_Open") { _ = DownloadCenter.shared.open(id, choice: "open") }
+                self.window.host.toast(text, button: "_Open") { [weak center] in _ = center?.open(id, choice: "open") }
             } else {
                 self.window.toast(text)
             }
@@ -128,7 +124,7 @@ extension ShellApp {
 
     /// `ctl state`'s downloads: the folder, each download, and the notices of the ended ones.
     var downloadsJSON: JSONValue {
-        ["folder": .string(DownloadCenter.shared.folder), "items": DownloadCenter.shared.list.json,
-         "notices": .array(downloadNotices.map(JSONValue.string)), "notifications": DownloadNotifier.shared.json]
+        ["folder": .string(environment.downloads.folder), "items": environment.downloads.list.json,
+         "notices": .array(downloadNotices.map(JSONValue.string)), "notifications": environment.downloadNotifier.json]
     }
 }

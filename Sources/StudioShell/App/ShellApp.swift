@@ -99,7 +99,7 @@ package final class ShellApp {
         }
         window.setAccount(session.auth.summary, signedIn: session.auth.signedIn)
         session.page.web.onOpenWindow = { [weak self] url in self?.openWindow(url: url) }
-        DownloadCenter.shared.attach(session.networkSession)
+        environment.downloads.attach(session.networkSession)
         // The layout follows the window's width, from the size it has now.
         window.host.onSizeChanged = { [weak self] width, _ in
             self?.session.windowWidthChanged(width)

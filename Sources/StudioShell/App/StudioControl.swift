@@ -60,11 +60,11 @@ extension ShellApp {
             guard target.actions.activate(action) else { return fail("this window does not offer \(name)") }
             ok(.null)
         case .download(let id, let choice):
-            if let problem = DownloadCenter.shared.open(id, choice: choice) { return fail(problem) }
+            if let problem = environment.downloads.open(id, choice: choice) { return fail(problem) }
             ok(.null)
         case .lifecycle(let change):
             // The window's focus as a person would change it (for download notifications).
-            if let problem = DownloadNotifier.shared.simulate(change) { return fail(problem) }
+            if let problem = environment.downloadNotifier.simulate(change) { return fail(problem) }
             ok(["message": .string("the app's windows count as \(change == .focus ? "active" : "inactive") from now on")])
         case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
             fail("the host answers this command itself")  // never sent here

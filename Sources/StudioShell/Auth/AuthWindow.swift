@@ -12,6 +12,8 @@ package final class AuthWindow {
     private let view: WebViewPointer
     private let session: NetworkSessionPointer
     private var finished = false
+    /// Its handlers on the window and the view, disconnected when it finishes.
+    private var signals: [SignalConnection] = []
     /// Called once: with the callback URL, or nil when the person closed the window.
     private let done: @MainActor (String?) -> Void
     /// Called when the approve page cannot be loaded.
@@ -44,37 +46,33 @@ package final class AuthWindow {
         gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
                                                                           gtk_named_action_new("window.close")))
         gtk_widget_add_controller(window, controller)
-        cgtk_connect_close_request(window, { _, data in
-            let auth = Unmanaged<AuthWindow>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { auth.finish(nil) }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        cgtk_connect_decide_policy(view, { _, decision, type, data in
-            let auth = Unmanaged<AuthWindow>.fromOpaque(data!).takeUnretainedValue()
-            guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return 0 }
+        signals.append(onCloseRequest(window) { [weak self] in
+            self?.finish(nil)
+            return false
+        })
+        signals.append(onDecidePolicy(view) { [weak self] decision, type in
+            guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION || type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION else { return false }
             let action = webkit_navigation_policy_decision_get_navigation_action(OpaquePointer(decision))
-            guard let request = webkit_navigation_action_get_request(action), let raw = webkit_uri_request_get_uri(request) else { return 0 }
+            guard let request = webkit_navigation_action_get_request(action), let raw = webkit_uri_request_get_uri(request) else { return false }
             let url = String(cString: raw)
             if SignInRequest.isCallback(url) {
                 webkit_policy_decision_ignore(decision)
-                MainActor.assumeIsolated { auth.finish(url) }
-                return 1
+                self?.finish(url)
+                return true
             }
             if type == WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION {
                 webkit_policy_decision_ignore(decision)  // no pop-ups from the sign-in page
-                return 1
+                return true
             }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        cgtk_connect_load_failed(view, { _, _, uri, error, data in
-            let auth = Unmanaged<AuthWindow>.fromOpaque(data!).takeUnretainedValue()
+            return false
+        })
+        signals.append(ShellKit.onLoadFailed(view) { [weak self] _, error in
             guard let error, error.pointee.domain != webkit_policy_error_quark(),
                   !(error.pointee.domain == webkit_network_error_quark() && error.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
-            else { return 0 }
-            let reason = String(cString: error.pointee.message)
-            MainActor.assumeIsolated { auth.onLoadFailed?(reason) }
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+            else { return false }
+            self?.onLoadFailed?(String(cString: error.pointee.message))
+            return false
+        })
         webkit_web_view_load_uri(view, url)
     }
 
@@ -84,10 +82,8 @@ package final class AuthWindow {
     func finish(_ callback: String?) {
         guard !finished else { return }
         finished = true
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(view), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(window), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
+        signals.disconnect()
+        signals = []
         // The sign-in page is thrown away: end its web process now, before its window and
         // session go, rather than let it find its connections closed under it (it logged
         // criticals when it did).

@@ -9,27 +9,23 @@ package enum StudioCookies {
     /// Puts `cookie` (owned: freed here) into the session's cookie manager, then calls `then`.
     static func put(_ cookie: OpaquePointer, into session: NetworkSessionPointer, then: @escaping @MainActor () -> Void) {
         let manager = webkit_network_session_get_cookie_manager(session)
-        let box = Unmanaged.passRetained(ClosureBox(then)).toOpaque()
-        webkit_cookie_manager_add_cookie(manager, cookie, nil, { source, result, data in
-            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeRetainedValue()
+        webkit_cookie_manager_add_cookie(manager, cookie, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>?
             _ = webkit_cookie_manager_add_cookie_finish(OpaquePointer(source), result, &error)
             g_clear_error(&error)
-            MainActor.assumeIsolated { box.body() }
-        }, box)
+            then()
+        })
         soup_cookie_free(cookie)
     }
 
     /// Deletes every cookie of the session, then calls `then`.
     static func deleteAll(in session: NetworkSessionPointer, then: @escaping @MainActor () -> Void) {
         let manager = webkit_network_session_get_website_data_manager(session)
-        let box = Unmanaged.passRetained(ClosureBox(then)).toOpaque()
-        webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_COOKIES, 0, nil, { source, result, data in
-            let box = Unmanaged<ClosureBox>.fromOpaque(data!).takeRetainedValue()
+        webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_COOKIES, 0, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>?
             _ = webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error)
             g_clear_error(&error)
-            MainActor.assumeIsolated { box.body() }
-        }, box)
+            then()
+        })
     }
 }

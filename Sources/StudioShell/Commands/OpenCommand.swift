@@ -102,18 +102,19 @@ package enum OpenCommand {
         let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         let attended = display == nil
-        try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
+        let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
+            var log: BridgeLogFile?
             if let bridgeLog {
-                do throws(UsageError) { BridgeLogFile.current = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
+                do throws(UsageError) { log = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
             }
-            defer { BridgeLogFile.current?.close() }
+            defer { log?.close() }
             let credentials: CredentialStore
             do throws(UsageError) { credentials = try CredentialStore.choose(credentialStore) } catch { return .failure(error) }
             printError("hostshell: sign-in credentials are kept \(credentials.reason)")
-            if automation { AutomationHost.enable() }  // before the app builds its page
-            var environment = AppEnvironment.current()
+            // The app's services, made here once; automation is allowed before the app builds its page.
+            var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: automation ? AutomationHost.enable() : nil)
             environment.attended = attended
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
@@ -122,7 +123,7 @@ package enum OpenCommand {
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)
                 do throws(UsageError) {
-                    server = try ControlServer(path: control) { request, answer in handler.handle(request, answer: answer) }
+                    server = try ControlServer(path: control, events: environment.events) { request, answer in handler.handle(request, answer: answer) }
                 } catch {
                     return .failure(error)
                 }

@@ -21,7 +21,7 @@ package enum InstanceSocket {
         let path = Self.path
         g_mkdir_with_parents(takeGString(g_path_get_dirname(path)) ?? "/tmp", 0o700)
         do throws(UsageError) {
-            return try ControlServer(path: path) { request, answer in
+            return try ControlServer(path: path, events: app.environment.events) { request, answer in
                 if case .app(let command) = request.command, command.name == "servers-changed" {
                     return app.followStore { result in
                         switch result {

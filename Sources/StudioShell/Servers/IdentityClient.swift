@@ -1,4 +1,5 @@
 import CGtk
+import ShellKit
 import StudioContract
 
 /// Why a server's identity could not be had, and what the check said.
@@ -22,12 +23,12 @@ package enum IdentityClient {
         }
         let request = AsyncIdentityRequest(address: address, message: message, done: done)
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
-        soup_session_send_async(request.session, message, G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let request = Unmanaged<AsyncIdentityRequest>.fromOpaque(data!).takeUnretainedValue()
+        // The request lives while a reply is awaited: each reply's closure holds it.
+        soup_session_send_async(request.session, message, G_PRIORITY_DEFAULT, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             let stream = soup_session_send_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
-            MainActor.assumeIsolated { request.sent(stream, error) }
-        }, Unmanaged.passRetained(request).toOpaque())
+            request.sent(stream, error)
+        })
     }
 
     /// The same request, waited for on the thread's default main context (for the CLI).
@@ -40,7 +41,7 @@ package enum IdentityClient {
 }
 
 /// One asynchronous identity request: session, message, the bounded body, and the completion.
-/// Retained while in flight; released when it completes.
+/// Held by the closure of the reply it waits for.
 @MainActor
 private final class AsyncIdentityRequest {
     let address: ServerAddress
@@ -60,14 +61,13 @@ private final class AsyncIdentityRequest {
         soup_session_set_idle_timeout(session, UInt32(ServerIdentity.timeoutSeconds))
     }
 
-    /// Ends the request: reports, then drops the reference the callbacks held.
+    /// Ends the request: reports, then lets go of the session, the message and the buffer.
     func finish(_ result: Result<ServerIdentity, IdentityFailure>) {
         done(result)
         if let stream { g_object_unref(UnsafeMutableRawPointer(stream)) }
         g_object_unref(UnsafeMutableRawPointer(message))
         g_object_unref(UnsafeMutableRawPointer(session))
         body.deallocate()
-        Unmanaged.passUnretained(self).release()
     }
 
     private func fail(_ kind: IdentityFailure.Kind, _ message: String) { finish(.failure(IdentityFailure(kind: kind, message: message))) }
@@ -97,16 +97,16 @@ private final class AsyncIdentityRequest {
             return
         }
         // Read at most one byte more than allowed, to tell "too large" from "just fits".
-        g_input_stream_read_all_async(stream, body.baseAddress, gsize(body.count), G_PRIORITY_DEFAULT, nil, { source, result, data in
-            let request = Unmanaged<AsyncIdentityRequest>.fromOpaque(data!).takeUnretainedValue()
+        g_input_stream_read_all_async(stream, body.baseAddress, gsize(body.count), G_PRIORITY_DEFAULT, nil,
+                                      AsyncReply.callback, AsyncReply.data { [self] source, result in
             var read: gsize = 0
             var error: UnsafeMutablePointer<GError>? = nil
             let input = UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GInputStream.self)
             let ok = g_input_stream_read_all_finish(input, result, &read, &error) != 0
             let reason = error.map { String(cString: $0.pointee.message) }
             g_clear_error(&error)
-            MainActor.assumeIsolated { request.read(ok ? Int(read) : nil, reason) }
-        }, Unmanaged.passUnretained(self).toOpaque())
+            self.read(ok ? Int(read) : nil, reason)
+        })
     }
 
     func read(_ count: Int?, _ reason: String?) {

@@ -27,29 +27,22 @@ package final class ActionMenuLayer {
     init(web: WidgetPointer) {
         widget = gtk_overlay_new()!
         gtk_overlay_set_child(cast(widget), web)
-        cgtk_connect_child_position(widget, { overlay, child, allocation, data in
-            let layer = Unmanaged<ActionMenuLayer>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                guard let child, let allocation, let entry = layer.triggers.first(where: { $0.button == child }) else { return 0 }
-                let width = Double(gtk_widget_get_width(layer.widget)), height = Double(gtk_widget_get_height(layer.widget))
-                allocation.pointee = GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
-                                                  width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onChildPosition(widget) { [weak self] child in
+            guard let self, let entry = self.triggers.first(where: { $0.button == child }) else { return nil }
+            let width = Double(gtk_widget_get_width(self.widget)), height = Double(gtk_widget_get_height(self.widget))
+            return GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
+                                width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
+        }
         // A context click opens the armed menu at the pointer, before WebKit's own menu.
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(click, 3)
         gtk_event_controller_set_propagation_phase(click, GTK_PHASE_CAPTURE)
-        cgtk_connect_pressed(click, { gesture, _, x, y, data in
-            let layer = Unmanaged<ActionMenuLayer>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                guard let armed = layer.armedId else { return }
-                gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
-                layer.anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-                layer.onOpen?(armed)
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onPressed(click) { [weak self] gesture, x, y in
+            guard let self, let armed = self.armedId else { return }
+            gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
+            self.anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+            self.onOpen?(armed)
+        }
         gtk_widget_add_controller(widget, click)
     }
 

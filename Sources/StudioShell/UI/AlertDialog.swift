@@ -11,6 +11,7 @@ package final class AlertDialog {
     let request: AlertRequest
     private let parent: WidgetPointer?
     private var dialog: WidgetPointer?
+    private var response: SignalConnection?
     private let answered: @MainActor (String) -> Void
     private static let noAnswer = "hostshell-no-answer"
 
@@ -37,11 +38,7 @@ package final class AlertDialog {
             adw_message_dialog_set_default_response(message, primary.id)
         }
         adw_message_dialog_set_close_response(message, request.actions.first(where: { $0.effectiveRole == .cancel })?.id ?? Self.noAnswer)
-        cgtk_connect_alert_response(dialog, { _, response, data in
-            let alert = Unmanaged<AlertDialog>.fromOpaque(data!).takeUnretainedValue()
-            let id = response.map { String(cString: $0) } ?? AlertDialog.noAnswer
-            MainActor.assumeIsolated { alert.responded(id) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        response = onAlertResponse(dialog) { [weak self] id in self?.responded(id ?? Self.noAnswer) }
         self.dialog = dialog
         gtk_window_present(cast(dialog))
     }
@@ -67,8 +64,7 @@ package final class AlertDialog {
     func withdraw() {
         guard let dialog else { return }
         self.dialog = nil
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(dialog), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
+        response?.disconnect()
         gtk_window_destroy(cast(dialog))
     }
 }

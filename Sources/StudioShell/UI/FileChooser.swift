@@ -9,6 +9,7 @@ package final class FileChooser {
     private let chooser: OpaquePointer  // GtkFileChooserNative, also a GtkFileChooser
     private var dialog: UnsafeMutablePointer<GtkNativeDialog> { UnsafeMutableRawPointer(chooser).assumingMemoryBound(to: GtkNativeDialog.self) }
     private var done: (@MainActor ([String]?) -> Void)?
+    private var response: SignalConnection?
 
     init(title: String, parent: WidgetPointer?, kinds: [MediaKind], multiple: Bool, done: @escaping @MainActor ([String]?) -> Void) {
         self.done = done
@@ -20,10 +21,7 @@ package final class FileChooser {
         gtk_file_filter_set_name(filter, kinds == [.image] ? "Images" : kinds == [.video] ? "Videos" : "Images and videos")
         for kind in kinds { gtk_file_filter_add_mime_type(filter, kind == .image ? "image/*" : "video/*") }
         gtk_file_chooser_add_filter(chooser, filter)
-        cgtk_connect_response(chooser, { _, response, data in
-            let chooser = Unmanaged<FileChooser>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { chooser.respond(response) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        response = onDialogResponse(chooser) { [weak self] response in self?.respond(response) }
         gtk_native_dialog_show(dialog)
     }
 
@@ -50,8 +48,7 @@ package final class FileChooser {
     private func finish(_ paths: [String]?) {
         guard let done else { return }
         self.done = nil
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(chooser), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
+        response?.disconnect()
         gtk_native_dialog_destroy(dialog)
         g_object_unref(UnsafeMutableRawPointer(chooser))
         done(paths)

@@ -23,7 +23,7 @@ package final class InWindowSheet {
     private let scrim: WidgetPointer
     private let sheet: WidgetPointer
     private var size: PresentationSize
-    private var positionHandler: gulong = 0
+    private var position: SignalConnection?
     private(set) var isShown = false
 
     /// `size`: the size it waits at (the page is laid out for it already when a sheet of that
@@ -44,36 +44,27 @@ package final class InWindowSheet {
         gtk_box_append(cast(sheet), content.body)
         gtk_overlay_add_overlay(cast(overlay), scrim)
         gtk_overlay_add_overlay(cast(overlay), sheet)
-        positionHandler = cgtk_connect_child_position(overlay, { _, child, allocation, data in
-            let me = Unmanaged<InWindowSheet>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                guard let child, child == me.sheet, let allocation else { return 0 }
-                allocation.pointee = me.place()
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        position = onChildPosition(overlay) { [weak self] child in
+            guard let self, child == self.sheet else { return nil }
+            return self.place()
+        }
 
         // A click on the dimmed page asks to dismiss (the sheet is above it, so its own clicks
         // never reach the scrim).
         let click = gtk_gesture_click_new()!
-        cgtk_connect_pressed(click, { _, _, _, _, data in
-            let me = Unmanaged<InWindowSheet>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                if me.isShown && me.content.dismissible { me.content.onDismiss?() }
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onPressed(click) { [weak self] _, _, _ in
+            guard let self, self.isShown, self.content.dismissible else { return }
+            self.content.onDismiss?()
+        }
         gtk_widget_add_controller(scrim, click)
         // Escape, seen before the page does while focus is in the sheet.
         let keys = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        let escape = gtk_callback_action_new({ _, _, data in
-            let me = Unmanaged<InWindowSheet>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                guard me.isShown, me.content.dismissible else { return 0 }
-                me.content.onDismiss?()
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        let escape = shortcutAction { [weak self] in
+            guard let self, self.isShown, self.content.dismissible else { return false }
+            self.content.onDismiss?()
+            return true
+        }
         gtk_shortcut_controller_add_shortcut(keys, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), escape))
         gtk_widget_add_controller(sheet, keys)
         setShown(false)
@@ -146,8 +137,8 @@ package final class InWindowSheet {
         setShown(false)
         // The keyboard goes back to the page behind (focusable again), if the sheet had it.
         releaseFocus(from: sheet, to: gtk_overlay_get_child(cast(overlay)))
-        if positionHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(overlay), positionHandler) }
-        positionHandler = 0
+        position?.disconnect()
+        position = nil
         gtk_overlay_remove_overlay(cast(overlay), sheet)
         gtk_overlay_remove_overlay(cast(overlay), scrim)
     }

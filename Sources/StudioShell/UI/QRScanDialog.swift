@@ -8,6 +8,7 @@ import ShellKit
 package final class QRScanDialog {
     private let parent: WidgetPointer?
     private var dialog: WidgetPointer?
+    private var response: SignalConnection?
     private var chooser: FileChooser?
     private var done: (@MainActor (String?) -> Void)?
 
@@ -26,11 +27,7 @@ package final class QRScanDialog {
         adw_message_dialog_set_response_appearance(message, "choose", ADW_RESPONSE_SUGGESTED)
         adw_message_dialog_set_default_response(message, "choose")
         adw_message_dialog_set_close_response(message, "cancel")
-        cgtk_connect_alert_response(dialog, { _, response, data in
-            let scan = Unmanaged<QRScanDialog>.fromOpaque(data!).takeUnretainedValue()
-            let id = response.map { String(cString: $0) } ?? "cancel"
-            MainActor.assumeIsolated { scan.responded(id) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        response = onAlertResponse(dialog) { [weak self] id in self?.responded(id ?? "cancel") }
         self.dialog = dialog
         gtk_window_present(cast(dialog))
     }
@@ -68,8 +65,7 @@ package final class QRScanDialog {
     private func closeDialog() {
         guard let dialog else { return }
         self.dialog = nil
-        g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(dialog), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                             Unmanaged.passUnretained(self).toOpaque())
+        response?.disconnect()
         gtk_window_destroy(cast(dialog))
     }
 }

@@ -10,6 +10,9 @@ import StudioContract
 package final class SharePanel {
     let request: ShareRequest
     private var dialog: WidgetPointer?
+    private var response: SignalConnection?
+    /// Where Open and E-mail hand the address to the desktop (the app's `AppEnvironment.handoff`).
+    private let handoff: DesktopHandoff
     private let chosen: @MainActor (String) -> Void
 
     /// The choices this content offers, in order.
@@ -21,8 +24,9 @@ package final class SharePanel {
         return list
     }
 
-    init(_ request: ShareRequest, parent: WidgetPointer?, chosen: @escaping @MainActor (String) -> Void) {
+    init(_ request: ShareRequest, parent: WidgetPointer?, handoff: DesktopHandoff, chosen: @escaping @MainActor (String) -> Void) {
         self.request = request
+        self.handoff = handoff
         self.chosen = chosen
         let window = asWindow(parent)
         let body = [request.text, request.url].compactMap { $0 }.joined(separator: "\n")
@@ -32,11 +36,7 @@ package final class SharePanel {
         for choice in choices { adw_message_dialog_add_response(message, choice, labels[choice]) }
         adw_message_dialog_set_close_response(message, "cancel")
         adw_message_dialog_set_default_response(message, choices.first)
-        cgtk_connect_alert_response(dialog, { _, response, data in
-            let panel = Unmanaged<SharePanel>.fromOpaque(data!).takeUnretainedValue()
-            let id = response.map { String(cString: $0) } ?? "cancel"
-            MainActor.assumeIsolated { panel.respond(id, closing: false) }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        response = onAlertResponse(dialog) { [weak self] id in self?.respond(id ?? "cancel", closing: false) }
         self.dialog = dialog
         gtk_window_present(cast(dialog))
     }
@@ -46,8 +46,7 @@ package final class SharePanel {
     func respond(_ choice: String, closing: Bool = true) -> Bool {
         guard choices.contains(choice) else { return false }
         if closing, let dialog {
-            g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(dialog), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
-                                                 Unmanaged.passUnretained(self).toOpaque())
+            response?.disconnect()
             gtk_window_destroy(cast(dialog))
         }
         dialog = nil
@@ -60,11 +59,11 @@ package final class SharePanel {
         switch choice {
         case "copy-link": copy(request.url ?? "")
         case "copy-text": copy(request.text ?? "")
-        case "open": if let url = request.url { DesktopHandoff.shared.open(url, reason: "a person chose Open in the share panel") }
+        case "open": if let url = request.url { handoff.open(url, reason: "a person chose Open in the share panel") }
         case "email":
             let subject = FormEncoding.escape(request.title ?? "")
             let body = FormEncoding.escape([request.text, request.url].compactMap { $0 }.joined(separator: "\n"))
-            DesktopHandoff.shared.open("mailto:?subject=\(subject)&body=\(body)", reason: "a person chose E-mail in the share panel")
+            handoff.open("mailto:?subject=\(subject)&body=\(body)", reason: "a person chose E-mail in the share panel")
         default: break
         }
     }
@@ -77,16 +76,8 @@ package final class SharePanel {
     /// What is on the clipboard now (for the state dump after a copy), read back asynchronously.
     static func clipboardText(_ done: @escaping @MainActor (String?) -> Void) {
         guard let display = gdk_display_get_default() else { return done(nil) }
-        let box = Unmanaged.passRetained(TextBox(done)).toOpaque()
-        gdk_clipboard_read_text_async(gdk_display_get_clipboard(display), nil, { source, result, data in
-            let box = Unmanaged<TextBox>.fromOpaque(data!).takeRetainedValue()
-            let text = takeGString(gdk_clipboard_read_text_finish(OpaquePointer(source), result, nil))
-            MainActor.assumeIsolated { box.done(text) }
-        }, box)
+        gdk_clipboard_read_text_async(gdk_display_get_clipboard(display), nil, AsyncReply.callback, AsyncReply.data { source, result in
+            done(takeGString(gdk_clipboard_read_text_finish(OpaquePointer(source), result, nil)))
+        })
     }
-}
-
-private final class TextBox {
-    let done: @MainActor (String?) -> Void
-    init(_ done: @escaping @MainActor (String?) -> Void) { self.done = done }
 }

@@ -32,13 +32,10 @@ package final class Sidebar {
         gtk_widget_set_size_request(widget, 220, -1)
         gtk_widget_add_css_class(widget, "hostshell-sidebar")
         onSignal(raw(list), "selected-rows-changed") { [weak self] in self?.selectionChanged() }
-        cgtk_connect_row_activated(list, { _, row, data in
-            let sidebar = Unmanaged<Sidebar>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                let pointer = UnsafeMutableRawPointer(row)
-                if let id = sidebar.rows.first(where: { UnsafeMutableRawPointer($0.row) == pointer })?.id { sidebar.onTap(id) }
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        onRowActivated(list) { [weak self] row in
+            guard let self, let id = self.rows.first(where: { raw($0.row) == row })?.id else { return }
+            self.onTap(id)
+        }
     }
 
     func show(groups: [DestinationGroup], selected: String?) {

@@ -123,14 +123,11 @@ package final class StudioView {
         let controller = gtk_shortcut_controller_new()!
         gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_GLOBAL)
         let trigger = gtk_shortcut_trigger_parse_string("<Alt>Left")
-        let action = gtk_callback_action_new({ _, _, data in
-            let view = Unmanaged<StudioView>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated {
-                guard view.page.session.nativeChrome.backBar != nil else { return 0 }
-                view.page.tapBack()
-                return 1
-            }
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        let action = shortcutAction { [weak self] in
+            guard let page = self?.page, page.session.nativeChrome.backBar != nil else { return false }
+            page.tapBack()
+            return true
+        }
         gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(trigger, action))
         gtk_widget_add_controller(widget, controller)
     }

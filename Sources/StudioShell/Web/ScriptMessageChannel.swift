@@ -10,7 +10,7 @@ import StudioContract
 @MainActor
 package final class ScriptMessageChannel {
     private let manager: ContentManagerPointer
-    private var handlerId: gulong = 0
+    private var message: SignalConnection?
     var handler: (String) -> String = { _ in Reply.failure(id: nil, code: .unavailable).text }
 
     init(manager: ContentManagerPointer, scripts: BridgeScripts) {
@@ -27,23 +27,18 @@ package final class ScriptMessageChannel {
             webkit_user_script_unref(script)
         }
         // Connect before registering, so no message can arrive unheard.
-        handlerId = cgtk_connect_reply_message(manager, BridgeScripts.handlerName, { _, value, reply, data in
-            let channel = Unmanaged<ScriptMessageChannel>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { channel.receive(value!, reply!) }
-            return 1
-        }, Unmanaged.passRetained(self).toOpaque(), { data, _ in
-            Unmanaged<ScriptMessageChannel>.fromOpaque(data!).release()
-        })
+        // The handler holds the channel weakly: its page holds it until `close`.
+        message = onReplyMessage(manager, handler: BridgeScripts.handlerName) { [weak self] value, reply in self?.receive(value, reply) }
         webkit_user_content_manager_register_script_message_handler_with_reply(manager, BridgeScripts.handlerName,
                                                                                BridgeScripts.worldName)
     }
 
-    /// Stops listening; releases the channel's own reference held by the signal.
+    /// Stops listening.
     package func close() {
-        guard handlerId != 0 else { return }
+        guard let message else { return }
         webkit_user_content_manager_unregister_script_message_handler(manager, BridgeScripts.handlerName, BridgeScripts.worldName)
-        g_signal_handler_disconnect(UnsafeMutableRawPointer(manager), handlerId)
-        handlerId = 0
+        message.disconnect()
+        self.message = nil
         g_object_unref(UnsafeMutableRawPointer(manager))
     }
 

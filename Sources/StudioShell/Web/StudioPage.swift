@@ -149,22 +149,20 @@ package final class StudioPage {
         g_variant_dict_insert_value(dict, "message", g_variant_new_string(message.envelope.text))
         let arguments = g_variant_dict_end(dict)
         g_variant_dict_unref(dict)
-        let box = Unmanaged.passRetained(DeliveryBox(page: self, message: message, sent: monotonicSeconds())).toOpaque()
-        webkit_web_view_call_async_javascript_function(view, BridgeScripts.receiverCall, -1, arguments, nil, nil, nil, { source, result, data in
-            let box = Unmanaged<DeliveryBox>.fromOpaque(data!).takeRetainedValue()
+        let sent = monotonicSeconds()
+        webkit_web_view_call_async_javascript_function(view, BridgeScripts.receiverCall, -1, arguments, nil, nil, nil,
+                                                       AsyncReply.callback, AsyncReply.data { [weak self] source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             let value = webkit_web_view_call_async_javascript_function_finish(WebViewPointer(OpaquePointer(source)), result, &error)
             let accepted = value.map { jsc_value_is_boolean($0) != 0 && jsc_value_to_boolean($0) != 0 } ?? false
             unref(value)
             if error != nil { g_error_free(error) }
-            MainActor.assumeIsolated {
-                guard let page = box.page, !page.closed else { return }
-                page.environment.record(BridgeLog.outbound(at: wallClockSeconds(), context: page.session.context, message: box.message,
-                                                           accepted: accepted, latencyMicroseconds: (monotonicSeconds() - box.sent) * 1e6))
-                page.apply(.delivered(box.message, accepted: accepted))
-                page.host?.studioPage(page, delivered: box.message, accepted: accepted)
-            }
-        }, box)
+            guard let self, !self.closed else { return }
+            self.environment.record(BridgeLog.outbound(at: wallClockSeconds(), context: self.session.context, message: message,
+                                                       accepted: accepted, latencyMicroseconds: (monotonicSeconds() - sent) * 1e6))
+            self.apply(.delivered(message, accepted: accepted))
+            self.host?.studioPage(self, delivered: message, accepted: accepted)
+        })
     }
 }
 
@@ -196,12 +194,4 @@ extension StudioPage: WebPageObserver {
         apply(.documentCommitted)
         host?.studioPageProcessEnded(self, reason: reason)
     }
-}
-
-/// Carries a sent message to the receiver's answer.
-private final class DeliveryBox {
-    weak var page: StudioPage?
-    package let message: HostMessage
-    let sent: Double
-    @MainActor init(page: StudioPage, message: HostMessage, sent: Double) { self.page = page; self.message = message; self.sent = sent }
 }
