@@ -90,7 +90,11 @@ public struct CapacitorBridge: Sendable {
         switch event {
         case .received(let text):
             switch CapacitorWire.decode(text) {
-            case .failure(let error): return [.refused(error.reason)]
+            case .failure(let error):
+                // A call that could still be told is answered: its promise settles, rejected.
+                guard var call = error.call else { return [.refused(error.reason)] }
+                call.document = document
+                return [.refused(error.reason)] + answer(call, .failure(.unreadable(error.reason)))
             case .success(.console(let level, let message)): return [.console(level: level, message: message)]
             case .success(.jsError(let message, let url, let line, let column)):
                 return [.jsError(message: message, url: url, line: line, column: column)]

@@ -38,10 +38,13 @@ public enum CapacitorInbound: Sendable, Equatable {
     case jsError(message: String, url: String?, line: Int?, column: Int?)
 }
 
-/// A message the shell could not read, and why (logged; the page gets nothing).
+/// A message the shell could not read, and why (logged). When the call in it could still be
+/// told — its callback id, plugin and method at the top of the message — it is `call`, and the
+/// page's promise is rejected with the reason instead of waiting for good.
 public struct CapacitorWireError: Error, Sendable, Equatable {
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    public var call: CapacitorCall?
+    public init(_ reason: String, call: CapacitorCall? = nil) { self.reason = reason; self.call = call }
 }
 
 public enum CapacitorWire {
@@ -60,7 +63,7 @@ public enum CapacitorWire {
         }
         let value: JSONValue
         do { value = try JSONParser.parse(text, maxDepth: maxDepth) } catch {
-            return .failure(CapacitorWireError("not JSON: \(error)"))
+            return .failure(CapacitorWireError("not JSON: \(error)", call: shallowCall(text)))
         }
         guard let object = value.objectValue else {
             return .failure(CapacitorWireError("a message is an object, not \(value.kindDescription)"))
@@ -74,6 +77,16 @@ public enum CapacitorWire {
         case let other?: return .failure(CapacitorWireError("unknown message type \"\(other)\""))
         case nil: return .failure(CapacitorWireError("\"type\" is required: message or js.error"))
         }
+    }
+
+    /// The call of a message that could not be parsed whole (options nested past `maxDepth`),
+    /// read from the message's top level; nil unless it names all three and is a plugin call.
+    static func shallowCall(_ text: String) -> CapacitorCall? {
+        let keys: Set<String> = ["type", "callbackId", "pluginId", "methodName"]
+        guard let top = JSONShallow.topLevelStrings(text, keys: keys), top["type"] == "message",
+              let callbackId = top["callbackId"], let plugin = top["pluginId"], let method = top["methodName"],
+              [callbackId, plugin, method].allSatisfy({ !$0.isEmpty && $0.utf8.count <= maxNameBytes }) else { return nil }
+        return CapacitorCall(callbackId: callbackId, pluginId: plugin, methodName: method)
     }
 
     private static func decodeCall(_ object: JSONObject) -> Result<CapacitorInbound, CapacitorWireError> {
@@ -118,6 +131,12 @@ public struct CapacitorError: Error, Sendable, Equatable {
     /// An unknown plugin, as `registerPlugin` words it for a plugin with no header.
     public static func unknownPlugin(_ plugin: String) -> CapacitorError {
         CapacitorError("\"\(plugin)\" plugin is not implemented on ios", code: unimplementedCode)
+    }
+
+    /// A call the shell could not read whole (its options nested past `CapacitorWire.maxDepth`):
+    /// rejected with the reason, so the page's promise settles.
+    public static func unreadable(_ reason: String) -> CapacitorError {
+        CapacitorError("the call could not be read: \(reason)")
     }
 
     /// A method the plugin does not have.

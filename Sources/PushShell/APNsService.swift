@@ -13,7 +13,8 @@ package final class APNsService {
     private var standIn: APNsStandIn
     let keys: ES256Keys
     let delivery: PushDelivery
-    private let recordFile: Int32?
+    /// `--record FILE`: one JSON line per request, owner-only, rotated as the bridge log is.
+    private let recordFile: LogFile?
     /// The bits of the `apns-id`s the stand-in makes: unique, not secret — seeded once from the
     /// system's random source, then drawn without a system call per request.
     private var ids = SeededGenerator(seed: UInt64.random(in: .min ... .max))
@@ -22,13 +23,7 @@ package final class APNsService {
         standIn = APNsStandIn(options: options, now: wallClockSeconds())
         self.keys = keys
         self.delivery = delivery
-        if let recordPath {
-            let fd = open(recordPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw UsageError("--record \(recordPath): cannot open it for writing (\(String(cString: strerror(errno))))") }
-            recordFile = fd
-        } else {
-            recordFile = nil
-        }
+        recordFile = try recordPath.map { path throws(UsageError) in try LogFile(path: path, option: "--record") }
     }
 
     /// Decides `request` and calls `reply` with the decision, now or after its delay.
@@ -56,9 +51,7 @@ package final class APNsService {
     private func record(_ request: APNsRequest, _ decision: APNsDecision, _ environment: APNsEnvironment, _ transport: String,
                         _ time: Double, _ delivery: JSONValue?) {
         guard let recordFile else { return }
-        let line = Array((APNsRecord.line(request, decision, environment: environment, transport: transport,
-                                          time: time, delivery: delivery) + "\n").utf8)
-        _ = line.withUnsafeBytes { write(recordFile, $0.baseAddress, $0.count) }  // O_APPEND: one write per line
+        recordFile.write(APNsRecord.line(request, decision, environment: environment, transport: transport, time: time, delivery: delivery))
     }
 
     /// The device token of `/3/device/{token}`, when it is one.

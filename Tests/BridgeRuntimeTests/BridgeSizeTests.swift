@@ -91,7 +91,7 @@ struct BridgeSizeTests {
 
     @Test("the log rotates before a line would pass the limit; FILE.1 … FILE.3 are kept, the oldest dropped")
     func rotation() {
-        var rotation = BridgeLogRotation(existingBytes: 0, limit: 100)
+        var rotation = LogRotation(existingBytes: 0, limit: 100)
         do { let rotated = rotation.write(60); #expect(!rotated) }
         do { let rotated = rotation.write(40); #expect(!rotated, "exactly the limit fits") }
         do { let rotated = rotation.write(1); #expect(rotated, "one byte past it rotates first") }
@@ -100,14 +100,14 @@ struct BridgeSizeTests {
         do { let rotated = rotation.write(500); #expect(rotated, "a line longer than the limit rotates and fills a file alone") }
         #expect(rotation.size == 500)
         do { let rotated = rotation.write(1); #expect(rotated) }
-        var empty = BridgeLogRotation(existingBytes: 0, limit: 10)
+        var empty = LogRotation(existingBytes: 0, limit: 10)
         do { let rotated = empty.write(50); #expect(!rotated, "an empty file takes any line") }
-        var resumed = BridgeLogRotation(existingBytes: 95, limit: 100)
+        var resumed = LogRotation(existingBytes: 95, limit: 100)
         do { let rotated = resumed.write(10); #expect(rotated, "an existing file's size counts") }
-        let renames = BridgeLogRotation.renames(of: "logs/b.log")
+        let renames = LogRotation.renames(of: "logs/b.log")
         #expect(renames.map(\.from) == ["logs/b.log.2", "logs/b.log.1", "logs/b.log"])
         #expect(renames.map(\.to) == ["logs/b.log.3", "logs/b.log.2", "logs/b.log.1"])
-        #expect(BridgeLogRotation.maxFileBytes == 8 << 20 && BridgeLogRotation.rotatedFiles == 3)
-        #expect(BridgeLogRotation.renames(of: "f", keeping: 1).map(\.to) == ["f.1"])
+        #expect(LogRotation.maxFileBytes == 8 << 20 && LogRotation.rotatedFiles == 3)
+        #expect(LogRotation.renames(of: "f", keeping: 1).map(\.to) == ["f.1"])
     }
 }

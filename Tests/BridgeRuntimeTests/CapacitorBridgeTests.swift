@@ -86,6 +86,36 @@ struct CapacitorWireTests {
         if case .success = CapacitorWire.decode(text) { Issue.record("accepted \(text)") }
     }
 
+    @Test("a call whose options nest past the limit still settles: rejected with the reason, on its callback id",
+          arguments: [65, 200, 5_000, 100_000])
+    func deepOptionsSettle(_ depth: Int) throws {
+        let nested = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+        let text = #"{"type":"message","callbackId":"41","pluginId":"App","options":{"deep":"# + nested + #","s":"x\"y"},"methodName":"getState"}"#
+        var bridge = makeBridge()
+        let effects = bridge.reduce(.received(text))
+        let sent = effects.compactMap { effect -> JSONObject? in
+            if case .send(let result) = effect { return result.json.objectValue } else { return nil }
+        }
+        #expect(sent.count == 1, "\(effects)")
+        #expect(sent.first?["callbackId"] == "41" && sent.first?["success"] == false)
+        let message = sent.first?["error"]?.objectValue?["message"]?.stringValue ?? ""
+        #expect(message.contains("could not be read") && message.contains("deep"), "\(message)")
+        #expect(effects.contains { if case .refused = $0 { return true } else { return false } })
+        // Without a callback id nothing can be answered: refused only, as before.
+        var quiet = bridge
+        let noId = #"{"type":"message","pluginId":"App","methodName":"getState","options":{"d":"# + nested + "}}"
+        #expect(!quiet.reduce(.received(noId)).contains { if case .send = $0 { return true } else { return false } })
+    }
+
+    @Test("the shallow reader takes top-level strings only, steps over nested values and escaped quotes")
+    func shallowReader() {
+        let text = #"{"a":{"callbackId":"no","x":["]",{"}":1}]},"callbackId":"7","b":"q\"}","pluginId":"P\u00e9","n":[1,2]}"#
+        #expect(JSONShallow.topLevelStrings(text, keys: ["callbackId", "pluginId", "b"]) == ["callbackId": "7", "pluginId": "Pé", "b": "q\"}"])
+        #expect(JSONShallow.topLevelStrings("[1]", keys: ["a"]) == nil)
+        #expect(JSONShallow.topLevelStrings(#"{"a":"x""#, keys: ["a"]) == ["a": "x"], "what was read before the text ended")
+        #expect(JSONShallow.topLevelStrings(#"{"a":"x"#, keys: ["a"]) == [:], "a string that never ends is not taken")
+    }
+
     @Test("results are encoded as the iOS shell sends them: data absent on a bare resolve, error fields")
     func encodesResults() {
         let call = CapacitorCall(callbackId: "9", pluginId: "App", methodName: "getLaunchUrl")

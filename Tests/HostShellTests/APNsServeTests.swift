@@ -265,6 +265,9 @@ struct APNsServeTests {
         let keys = try APNsKeys()
         let publicKey = try keys.make("KEY1")
         let record = keys.path("record.jsonl")
+        // A record file that was there, readable by everyone: the stand-in makes it owner-only
+        // (its lines hold device tokens and payloads).
+        FileManager.default.createFile(atPath: record, contents: nil, attributes: [.posixPermissions: 0o644])
         let home = TemporaryHome()
         defer { home.remove() }
         let runtime = home.root.appendingPathComponent("run")
@@ -295,6 +298,8 @@ struct APNsServeTests {
         }
 
         #expect(try push(Self.tokenA) == (200, "0"), "nothing here holds it: the profiles' folder does not exist yet")
+        let mode = try FileManager.default.attributesOfItem(atPath: record)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the record is owner-only: \(String(mode ?? 0, radix: 8))")
         try hold(Self.tokenA)
         #expect(try push(Self.tokenA) == (200, "kept"), "a profile made after the first push holds it")
         #expect(FileManager.default.fileExists(atPath: profile.appendingPathComponent("push-inbox.json").path), "the push waits in the profile")
@@ -332,12 +337,19 @@ struct APNsServeTests {
         ["--team", "T", "--key", "K=@KEY", "--sandbox-port", "0"], ["--team", "T", "--key", "K=@KEY", "--fault", "all=Teapot"],
         ["--team", "T", "--key", "K=@KEY", "--device", "zz=com.example.app"], ["--team", "T", "--key", "K=@KEY", "--tls", "/nonexistent"],
         ["--team", "T", "--key", "K=@PRIVATE"], ["--team", "T", "--key", "K=@KEY", "--frobnicate"],
-        ["--team", "T", "--key", "K=@KEY", "--record", "/nonexistent/dir/x"],
+        ["--team", "T", "--key", "K=@KEY", "--record", "/nonexistent/dir/x"], ["--team", "T", "--key", "K=@KEY", "--record", "@FIFO"],
+        ["--team", "T", "--key", "K=@KEY", "--record", "/tmp"],
     ])
     func badArguments(_ arguments: [String]) throws {
         let keys = try APNsKeys()
         let publicKey = try keys.make("K")
-        let resolved = arguments.map { $0.replacingOccurrences(of: "@KEY", with: publicKey).replacingOccurrences(of: "@PRIVATE", with: keys.path("K.key")) }
+        // A FIFO nobody reads: opening it to write would wait for good; it is refused at once.
+        let fifo = keys.path("fifo")
+        if arguments.contains("@FIFO") { #expect(mkfifo(fifo, 0o600) == 0) }
+        let resolved = arguments.map {
+            $0.replacingOccurrences(of: "@KEY", with: publicKey).replacingOccurrences(of: "@PRIVATE", with: keys.path("K.key"))
+                .replacingOccurrences(of: "@FIFO", with: fifo)
+        }
         let run = try HostShellBinary.run(["apns", "serve"] + resolved)
         #expect(run.status == 2 && run.stderr.hasPrefix("hostshell: ") && !run.stderr.contains("Fatal error"), "\(arguments): \(run.stderr)")
         let help = try HostShellBinary.run(["apns", "serve", "--help"])

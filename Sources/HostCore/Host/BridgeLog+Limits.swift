@@ -59,11 +59,12 @@ extension BridgeLog {
     public static func loggedMessage(_ value: JSONValue) -> JSONValue { shorten(redact(value)) }
 }
 
-/// When `open --bridge-log FILE` starts a new file (README "Limits"): before a line would take
+/// When a log HostShell writes (`--bridge-log FILE`, `apns serve --record FILE`) starts a new
+/// file (README "Limits"): before a line would take
 /// FILE past `maxFileBytes`, FILE becomes FILE.1, FILE.1 becomes FILE.2 and so on; the oldest,
 /// FILE.`rotatedFiles`, is dropped. So the log takes at most `(rotatedFiles + 1) ×
 /// maxFileBytes` (plus one line) on disk.
-public struct BridgeLogRotation: Sendable, Equatable {
+public struct LogRotation: Sendable, Equatable {
     public static let maxFileBytes = 8 << 20
     public static let rotatedFiles = 3
 
@@ -71,7 +72,7 @@ public struct BridgeLogRotation: Sendable, Equatable {
     /// Bytes in the current file.
     public private(set) var size: Int
 
-    public init(existingBytes: Int, limit: Int = BridgeLogRotation.maxFileBytes) {
+    public init(existingBytes: Int, limit: Int = LogRotation.maxFileBytes) {
         self.size = max(0, existingBytes)
         self.limit = limit
     }

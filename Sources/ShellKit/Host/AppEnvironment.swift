@@ -9,7 +9,7 @@ import HostCore
 /// memory monitor, one environment for every web process), but none is a process global.
 @MainActor
 package struct AppEnvironment {
-    let bridgeLog: BridgeLogFile?
+    let bridgeLog: LogFile?
     /// The control interface's `events` stream (its `ControlServer`s serve it).
     package let events: EventStream
     package let automation: AutomationHost?
@@ -27,7 +27,7 @@ package struct AppEnvironment {
     /// The services, made once by the command: `rendering` as `MainLoop.startGTK` chose it, the
     /// bridge log (`--bridge-log`) and the automation host (`--automation`, enabled before any
     /// page is made).
-    package init(rendering: RenderingChoice?, bridgeLog: BridgeLogFile? = nil, automation: AutomationHost? = nil) {
+    package init(rendering: RenderingChoice?, bridgeLog: LogFile? = nil, automation: AutomationHost? = nil) {
         self.rendering = rendering
         self.bridgeLog = bridgeLog
         self.automation = automation

@@ -105,9 +105,9 @@ package enum OpenCommand {
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
-            var log: BridgeLogFile?
+            var log: LogFile?
             if let bridgeLog {
-                do throws(UsageError) { log = try BridgeLogFile(path: bridgeLog) } catch { return .failure(error) }
+                do throws(UsageError) { log = try LogFile(path: bridgeLog, option: "--bridge-log") } catch { return .failure(error) }
             }
             defer { log?.close() }
             let credentials: CredentialStore

@@ -85,8 +85,14 @@ package final class Uploader {
     private func perform(_ effect: UploadEffect) {
         switch effect {
         case .openFile(let index):
-            fd = open(paths[index], O_RDONLY | O_CLOEXEC)
-            handle(.fileOpened(file: index, error: fd < 0 ? String(cString: strerror(errno)) : nil))
+            // A regular file only: a FIFO or a device picked by mistake would block the upload.
+            do throws(UsageError) {
+                fd = try FileReading.openRegular(paths[index])
+                handle(.fileOpened(file: index, error: nil))
+            } catch {
+                fd = -1
+                handle(.fileOpened(file: index, error: error.message))
+            }
         case .closeFile:
             closeFile()
         case .readChunk(let chunk):
