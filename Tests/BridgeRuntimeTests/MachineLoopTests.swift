@@ -1,4 +1,5 @@
 import HostCore
+import StudioContract
 import Testing
 
 /// A machine that logs the events it reduced; each event `e` asks for the effects `e.1`, `e.2`.
@@ -56,5 +57,18 @@ struct MachineLoopTests {
         #expect(seen == [["a"], ["a"]])
         #expect(loop.send("b") { _ in })
         #expect(loop.machine.reduced == ["a", "b"])
+    }
+
+    @Test("a page session runs in the loop like any machine")
+    func pageSessionInTheLoop() {
+        let loop = MachineLoop(PageSession(context: .main, profile: .phone, available: [.nativeNavigation]))
+        var effects: [PageEffect] = []
+        loop.send(.documentCommitted) { effects.append($0) }
+        guard case .success(let inbound) = StudioMessageDecoder.decode(envelope("config/get", id: "c")) else {
+            Issue.record("config/get did not decode"); return
+        }
+        loop.send(.received(inbound)) { effects.append($0) }
+        #expect(loop.machine.negotiated)
+        #expect(effects.count == 1, "config/get is answered, and asks for nothing else: \(effects)")
     }
 }
