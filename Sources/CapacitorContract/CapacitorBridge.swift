@@ -4,7 +4,7 @@ import HostCore
 /// plugin, keeps the listener registry and the retained events, numbers the host requests and
 /// drops whatever belongs to a document that is gone. One per page; the glue
 /// (`CapacitorPage`) feeds it events and carries out its effects.
-public struct CapacitorBridge: Sendable {
+public struct CapacitorBridge: Machine, Sendable {
     /// A plugin's named timer.
     public struct Timer: Hashable, Sendable {
         public var plugin: String

@@ -30,7 +30,7 @@ public struct WindowPresence: Sendable, Equatable {
 /// page; an error screen when the document could not be loaded, came as an HTTP error, or its
 /// process kept ending. A kiosk retries an error screen after `KioskBackoff`'s pause. Pure; the
 /// app draws `screen` and carries out `.reload` and the timer.
-public struct CapacitorLoading: Sendable, Equatable {
+public struct CapacitorLoading: Machine, Sendable, Equatable {
     public enum Timer: Hashable, Sendable {
         case kioskRetry
         /// The web process has not responded for `LoadingPolicy.unresponsiveLimit`: end it.

@@ -10,7 +10,7 @@ import HostCore
 /// answer can be taken for one of the app's own calls; a `removeListener`'s `options.callbackId`
 /// is mapped the same way. Answers are compared as the log keeps them: redacted, and with the
 /// recorded callback id.
-public struct CapacitorReplaySession: Sendable, Equatable {
+public struct CapacitorReplaySession: Machine, Sendable, Equatable {
     public enum Timer: Hashable, Sendable { case ready, answer }
 
     public enum Event: Sendable, Equatable {

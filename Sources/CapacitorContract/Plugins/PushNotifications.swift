@@ -8,7 +8,7 @@ import Push
 ///
 /// Calls are identified by the glue's tickets; the glue asks the profile's `PermissionMachine`,
 /// makes tokens from the system's random source and keeps the record file.
-public struct PushNotifications: Sendable, Equatable {
+public struct PushNotifications: Machine, Sendable, Equatable {
     public typealias Ticket = Int
 
     public static let pluginName = "PushNotifications"

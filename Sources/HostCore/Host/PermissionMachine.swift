@@ -44,7 +44,7 @@ public enum PermissionKind: String, Sendable, Equatable, Hashable, CaseIterable,
 /// permission grant|deny`: the prompt that is open, else the next question), or — with no one
 /// to ask (no display of its own, a kiosk) — denied. A person's and the control interface's
 /// answers are remembered per kind for the profile; a denial for want of anyone is not.
-public struct PermissionMachine: Sendable, Equatable {
+public struct PermissionMachine: Machine, Sendable, Equatable {
     public struct Question: Sendable, Equatable {
         public var id: Int
         public var kinds: [PermissionKind]

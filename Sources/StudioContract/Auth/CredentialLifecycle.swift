@@ -6,7 +6,7 @@ import HostCore
 /// by a refused refresh, renewing Studio's session when it lands on `/login`, the sign-in
 /// window's outcome, and the sign-out order with its 5 s wait for Studio. HostShell feeds it
 /// events (with the wall clock) and carries out its effects with libsoup, WebKit and the store.
-public struct CredentialLifecycle: Sendable, Equatable {
+public struct CredentialLifecycle: Machine, Sendable, Equatable {
     /// Wait this long after a failed refresh (network, 429, 5xx) before trying again.
     public static let retryDelay = 30.0
     /// Wait at most this long for Studio's `auth/signed-out` after asking it to sign out.

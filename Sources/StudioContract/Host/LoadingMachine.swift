@@ -93,7 +93,7 @@ public struct KioskRetry: Sendable, Equatable {
 /// the saved one); a reload after each web-process death within `CrashLimiter`'s limit. In a
 /// kiosk a failure keeps the loading mark, saying what happened, and is retried after
 /// `KioskBackoff`'s pause; a reveal resets the count.
-public struct LoadingMachine: Sendable, Equatable {
+public struct LoadingMachine: Machine, Sendable, Equatable {
     /// Where loading is.
     public enum Phase: Sendable, Equatable {
         /// Not started yet.

@@ -24,7 +24,10 @@ public final class PageDriver {
 
     public init(_ session: PageSession) { self.session = session }
 
-    /// Applies `event`, performs its effects and returns its reply, if it had one.
+    /// Applies `event`, performs its effects and returns its reply, if it had one. An event
+    /// handled from inside `perform` (a performer reacting at once) is reduced and performed
+    /// right there, before the rest of the current event's effects: not queued as `MachineLoop`
+    /// does.
     @discardableResult
     public func handle(_ event: PageEvent) -> Reply? {
         var reply: Reply?

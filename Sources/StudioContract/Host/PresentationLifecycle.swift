@@ -6,7 +6,7 @@ import HostCore
 /// dismissibility, every kind of dismissal, the discard that follows, and how long a page let go
 /// of is kept for its replies. The host makes and drops the sheet page and its widgets and
 /// passes page events on; it decides nothing.
-public struct PresentationLifecycle: Sendable, Equatable {
+public struct PresentationLifecycle: Machine, Sendable, Equatable {
     /// A sheet page that is not ready this long after it was made is given up on (§4).
     public static let readyTimeout = 20.0
     /// After memory pressure nothing is prewarmed for this long; sheets open on demand.

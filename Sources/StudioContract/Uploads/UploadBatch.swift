@@ -6,7 +6,7 @@ import HostCore
 /// until it is processed — with retries on the contract's schedule, one credential refresh per
 /// file after a 401, DELETE for an upload abandoned, and the batch's summary at the end. The
 /// host does the HTTP, the file reading and the timers, and reports back.
-public struct UploadBatch: Sendable, Equatable {
+public struct UploadBatch: Machine, Sendable, Equatable {
     /// Chunk buffers the host keeps, each `UploadProtocol.chunkSize` bytes.
     public static let bufferCount = 2
 

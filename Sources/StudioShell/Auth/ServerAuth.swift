@@ -15,7 +15,10 @@ package final class ServerAuth {
     let record: ServerRecord
     let store: CredentialStore
     private let networkSession: NetworkSessionPointer
-    private(set) var lifecycle = CredentialLifecycle()
+    /// The life cycle, run by the one perform loop: an event that an effect causes at once
+    /// waits until they are all done.
+    private let loop = MachineLoop(CredentialLifecycle())
+    var lifecycle: CredentialLifecycle { loop.machine }
     private lazy var timers = TimerBank<CredentialTimer> { [weak self] name in
         self?.send(.timerFired(name, now: wallClockSeconds()))
     }
@@ -26,8 +29,6 @@ package final class ServerAuth {
     private var nextWaiter = 1
     /// Studio session cookies that came with answers (owned), until the life cycle asks for them.
     private var cookies: [StudioCookieOwner: OpaquePointer] = [:]
-    private var pending: [CredentialEvent] = []
-    private var reducing = false
     /// Carries out what concerns Studio's page: reload it, ask it to sign out, drop a deep link,
     /// tell the person a problem, redraw after a change.
     var onStudioEffect: ((CredentialEffect) -> Void)?
@@ -71,13 +72,7 @@ package final class ServerAuth {
     /// Feeds the life cycle one event and carries out its effects, in order: an event that an
     /// effect causes at once waits until they are all done.
     func send(_ event: CredentialEvent) {
-        pending.append(event)
-        guard !reducing else { return }
-        reducing = true
-        while !pending.isEmpty {
-            for effect in lifecycle.reduce(pending.removeFirst()) { perform(effect) }
-        }
-        reducing = false
+        guard loop.send(event, perform: perform) else { return }  // queued behind the effects running
         // A cookie the life cycle did not ask for at its answer is not wanted.
         for cookie in cookies.values { soup_cookie_free(cookie) }
         cookies = [:]

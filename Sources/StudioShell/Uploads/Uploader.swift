@@ -36,17 +36,16 @@ package final class Uploader {
 
     private let auth: CredentialSource
     private let paths: [String]
-    private var batch: UploadBatch
+    /// The batch, run by the one perform loop: an effect's report (a file opened, a chunk read)
+    /// is reduced after the effects before it were all carried out, never inside them.
+    private let loop: MachineLoop<UploadBatch>
+    private var batch: UploadBatch { loop.machine }
     private let transport: UploadTransport
     private var timers: TimerBank<UploadTimer>!
     private let buffers = (0..<UploadBatch.bufferCount).map { _ in
         UnsafeMutableRawBufferPointer.allocate(byteCount: UploadProtocol.chunkSize, alignment: 16)
     }
     private var fd: Int32 = -1
-    /// Events waiting to be reduced: an effect's report (a file opened, a chunk read) is
-    /// reduced after the effects before it were all carried out, never inside them.
-    private var pending: [UploadEvent] = []
-    private var reducing = false
     private var closed = false
     var onProgress: ((Progress) -> Void)?
     /// Called when a file's upload is complete at the server (before its processing is polled).
@@ -57,7 +56,7 @@ package final class Uploader {
     package init(origin: Origin, auth: CredentialSource, files: [File], refused: Int = 0) {
         self.auth = auth
         paths = files.map(\.path)
-        batch = UploadBatch(files: files.map { UploadFile(name: $0.name, size: $0.size, mimeType: $0.mimeType) }, refused: refused)
+        loop = MachineLoop(UploadBatch(files: files.map { UploadFile(name: $0.name, size: $0.size, mimeType: $0.mimeType) }, refused: refused))
         transport = UploadTransport(origin: origin)
         timers = TimerBank { [weak self] name in self?.handle(.timerFired(name)) }
     }
@@ -72,15 +71,7 @@ package final class Uploader {
     /// For state dumps: the batch's file, bytes and what it waits for.
     var stateJSON: JSONValue { batch.stateJSON }
 
-    private func handle(_ event: UploadEvent) {
-        pending.append(event)
-        guard !reducing else { return }
-        reducing = true
-        defer { reducing = false }
-        while !pending.isEmpty {
-            for effect in batch.reduce(pending.removeFirst()) { perform(effect) }
-        }
-    }
+    private func handle(_ event: UploadEvent) { loop.send(event, perform: perform) }
 
     private func perform(_ effect: UploadEffect) {
         switch effect {
