@@ -252,3 +252,33 @@ static inline const SecretSchema *cgtk_homesec_schema(void) {
     };
     return &schema;
 }
+
+/* The remote inspector's guard (InspectorGuard): an emission hook on GSocketService::incoming,
+ * the one place a connection to WebKit's inspector server can be seen before WebKit reads it. */
+static inline gulong cgtk_add_incoming_hook(GSignalEmissionHook hook, gpointer data) {
+    g_type_class_ref(G_TYPE_SOCKET_SERVICE);  /* its signals exist once its class does; kept for good */
+    return g_signal_add_emission_hook(g_signal_lookup("incoming", G_TYPE_SOCKET_SERVICE), 0, hook, data, NULL);
+}
+
+/* One end of an incoming emission's connection (`remote` or local) as address text (g_free it)
+ * and port; NULL when it is not an internet address. The connection is the emission's second
+ * value (a GObject cast macro Swift cannot call). */
+static inline gchar *cgtk_incoming_endpoint(const GValue *values, gboolean remote, guint16 *port) {
+    GSocketConnection *connection = G_SOCKET_CONNECTION(g_value_get_object(&values[1]));
+    GSocketAddress *address = remote ? g_socket_connection_get_remote_address(connection, NULL)
+                                     : g_socket_connection_get_local_address(connection, NULL);
+    if (address == NULL) return NULL;
+    gchar *text = NULL;
+    if (G_IS_INET_SOCKET_ADDRESS(address)) {
+        *port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(address));
+        text = g_inet_address_to_string(g_inet_socket_address_get_address(G_INET_SOCKET_ADDRESS(address)));
+    }
+    g_object_unref(address);
+    return text;
+}
+
+/* Closes an incoming connection before any handler reads from it (a hook cannot stop the
+ * emission: WebKit's handler then finds the socket closed and drops it, with a GIO warning). */
+static inline void cgtk_incoming_refuse(const GValue *values) {
+    g_io_stream_close(G_IO_STREAM(g_value_get_object(&values[1])), NULL, NULL);
+}

@@ -1,4 +1,9 @@
 import Glibc
+import ShellKit
+
+// Before anything else (WebKit reads it once, when its first type is made): no remote inspector
+// listens unless this run is for a WebDriver session, and then only for this user.
+InspectorGuard.takeFromEnvironment()
 
 // A parent may start us with signals blocked (threads of Dispatch-based launchers block them, and
 // children inherit the mask): unblock the ones that ask us to stop, so SIGTERM and Ctrl-C work.

@@ -41,6 +41,8 @@ package final class AutomationHost {
     @discardableResult
     package static func enable() -> AutomationHost {
         if let enabled { return enabled }
+        // Before WebKit's first type: the driver's address, for this user only (InspectorGuard).
+        if let problem = InspectorGuard.allowForAutomation() { printError("hostshell: --automation: \(problem)") }
         let context = webkit_web_context_get_default()
         webkit_web_context_set_automation_allowed(context, 1)
         // Exists once automation is allowed; kept for the life of the app.
@@ -48,10 +50,6 @@ package final class AutomationHost {
         g_object_ref(UnsafeMutableRawPointer(session))
         let host = AutomationHost(networkSession: session)
         enabled = host
-        // WebKitWebDriver tells the app where to meet it in this variable; without it none will.
-        if getenv("WEBKIT_INSPECTOR_SERVER") == nil {
-            printError("hostshell: --automation: no WebDriver started this app (WEBKIT_INSPECTOR_SERVER is not set), so none can connect; let WebKitWebDriver start it (README: WebDriver)")
-        }
         // The context holds the host for the life of the process, as WebKit's switch lasts.
         onAutomationStarted(context!) { [host] session in host.started(session) }
         return host
