@@ -10,7 +10,14 @@ import PackageDescription
 //   dev        DevFixtures (reference apps and servers, demo, benchmarks)
 //   executable HostShell (`hostshell`): the one place that wires them together.
 
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let swift6: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    // Release builds optimise across the targets as they did within one module: the codec's
+    // hot paths (HostCore's JSON tape, StudioContract's decoders) are generic and small, and
+    // without this every call between targets stays an unspecialised call (the codec bench
+    // halved when BridgeRuntime was split).
+    .unsafeFlags(["-cross-module-optimization", "-Xfrontend", "-enable-cmo-everything"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "HostShell",
