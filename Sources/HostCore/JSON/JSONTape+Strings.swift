@@ -3,7 +3,7 @@
 /// fast ones.
 extension JSONTape {
     /// The string entry `i` as a Swift string, escapes decoded.
-    package func string(_ i: Int) -> String {
+    @usableFromInline package func string(_ i: Int) -> String {
         let e = entries[i]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])
         return e.flags & 1 == 0 ? makeString(raw) : Self.unescape(raw)
@@ -60,7 +60,7 @@ extension JSONTape {
     /// The case of `E` whose raw value the string entry `i` spells, compared as bytes, escapes
     /// decoded first. (Not `E(rawValue:)`: that compares by canonical equivalence, where
     /// `"\u212A"`, KELVIN SIGN, is `"K"` and `"e\u0301"` is `"é"`; CONTRACT.md §5.)
-    package func matchCase<E: RawRepresentable & CaseIterable>(_ i: Int, of type: E.Type) -> E? where E.RawValue == String {
+    @inlinable package func matchCase<E: RawRepresentable & CaseIterable>(_ i: Int, of type: E.Type) -> E? where E.RawValue == String {
         let e = entries[i]
         guard e.flags & 1 == 0 else {
             var decoded = string(i)
@@ -69,7 +69,7 @@ extension JSONTape {
         return Self.matchCase(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)]), of: E.self)
     }
 
-    @inline(__always) package static func matchCase<E: RawRepresentable & CaseIterable>(_ raw: UnsafeBufferPointer<UInt8>, of type: E.Type) -> E?
+    @inlinable @inline(__always) package static func matchCase<E: RawRepresentable & CaseIterable>(_ raw: UnsafeBufferPointer<UInt8>, of type: E.Type) -> E?
     where E.RawValue == String {
         for candidate in E.allCases {
             var name = candidate.rawValue
@@ -81,7 +81,7 @@ extension JSONTape {
 
     /// True when the `n` bytes at `a` and `b` are equal. Keys are short: from 4 bytes on, two
     /// overlapping words (the first and the last) settle up to twice their size.
-    @inline(__always) static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    @inlinable @inline(__always) static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         func load<T: FixedWidthInteger>(_ p: UnsafePointer<UInt8>, _ offset: Int, as: T.Type) -> T {
             UnsafeRawPointer(p + offset).loadUnaligned(as: T.self)
         }

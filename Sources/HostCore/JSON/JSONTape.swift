@@ -8,11 +8,11 @@
 /// counts. Nothing read from it may keep the tape itself.
 public struct JSONTape {
 
-    package enum Kind: UInt8, CustomStringConvertible {
+    @usableFromInline package enum Kind: UInt8, CustomStringConvertible {
         case null, bool, number, string, array, object
 
         /// For error messages: "a string", "an array", ...
-        package var description: String {
+        @usableFromInline package var description: String {
             switch self {
             case .null: return "null"
             case .bool: return "a boolean"
@@ -24,23 +24,23 @@ public struct JSONTape {
         }
     }
 
-    struct Entry {
-        package var kind: Kind
+    @usableFromInline struct Entry {
+        @usableFromInline package var kind: Kind
         /// string: bit 0 = has escapes; bool: 1 = true; number: bit 0 = integer syntax.
-        var flags: UInt8
+        @usableFromInline var flags: UInt8
         /// object: members; array: elements; an object key without escapes: its `fingerprint`
         /// (other strings: 0, never compared as keys).
-        package var count: Int32
+        @usableFromInline package var count: Int32
         /// string: first byte after the opening quote; number: first byte.
-        var start: Int32
+        @usableFromInline var start: Int32
         /// string: the closing quote; number: one past the last byte.
-        var end: Int32
+        @usableFromInline var end: Int32
         /// The entry after this value and everything inside it.
-        var next: Int32
+        @usableFromInline var next: Int32
     }
 
-    package let bytes: UnsafeBufferPointer<UInt8>
-    let entries: UnsafeBufferPointer<Entry>
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline let entries: UnsafeBufferPointer<Entry>
 
     /// Why `parse` failed: the text is not JSON within the limits, or `body` threw.
     package enum ParseFailure<BodyError: Error>: Error {
@@ -75,36 +75,44 @@ public struct JSONTape {
 
     package var root: Int { 0 }
 
-    package func kind(_ i: Int) -> Kind { entries[i].kind }
+    @inlinable package func kind(_ i: Int) -> Kind { entries[i].kind }
 
-    package func count(_ i: Int) -> Int { Int(entries[i].count) }
+    @inlinable package func count(_ i: Int) -> Int { Int(entries[i].count) }
 
     package func kindDescription(_ i: Int) -> String { entries[i].kind.description }
 
-    package func bool(_ i: Int) -> Bool? { entries[i].kind == .bool ? entries[i].flags == 1 : nil }
+    @inlinable package func bool(_ i: Int) -> Bool? { entries[i].kind == .bool ? entries[i].flags == 1 : nil }
 
     /// The elements of an array entry, in order.
-    package func elements(_ i: Int) -> Children { Children(tape: self, first: i + 1, count: count(i), stride: 1) }
+    @inlinable package func elements(_ i: Int) -> Children { Children(tape: self, first: i + 1, count: count(i), stride: 1) }
 
     /// The member keys of an object entry; each key's value is the entry after it.
-    package func memberKeys(_ i: Int) -> Children { Children(tape: self, first: i + 1, count: count(i), stride: 2) }
+    @inlinable package func memberKeys(_ i: Int) -> Children { Children(tape: self, first: i + 1, count: count(i), stride: 2) }
 
     /// Entry indices of an array's elements or an object's keys, following `next` links.
-    package struct Children: Sequence {
-        package let tape: JSONTape
-        let first: Int
-        package let count: Int
-        let stride: Int
+    @usableFromInline package struct Children: Sequence {
+        @usableFromInline package let tape: JSONTape
+        @usableFromInline let first: Int
+        @usableFromInline package let count: Int
+        @usableFromInline let stride: Int
 
-        package func makeIterator() -> Iterator { Iterator(tape: tape, position: first, remaining: count, stride: stride) }
+        @inlinable init(tape: JSONTape, first: Int, count: Int, stride: Int) {
+            self.tape = tape; self.first = first; self.count = count; self.stride = stride
+        }
 
-        package struct Iterator: IteratorProtocol {
-            package let tape: JSONTape
-            var position: Int
-            var remaining: Int
-            let stride: Int
+        @inlinable package func makeIterator() -> Iterator { Iterator(tape: tape, position: first, remaining: count, stride: stride) }
 
-            package mutating func next() -> Int? {
+        @usableFromInline package struct Iterator: IteratorProtocol {
+            @usableFromInline package let tape: JSONTape
+            @usableFromInline var position: Int
+            @usableFromInline var remaining: Int
+            @usableFromInline let stride: Int
+
+            @inlinable init(tape: JSONTape, position: Int, remaining: Int, stride: Int) {
+                self.tape = tape; self.position = position; self.remaining = remaining; self.stride = stride
+            }
+
+            @inlinable package mutating func next() -> Int? {
                 guard remaining > 0 else { return nil }
                 remaining -= 1
                 let current = position
@@ -117,13 +125,13 @@ public struct JSONTape {
 
     /// Length and first and last bytes of a text in one word, so that looking up a key compares
     /// one number per member before it compares any bytes. Never 0 for an unescaped string.
-    @inline(__always) static func fingerprint(_ text: UnsafePointer<UInt8>, _ length: Int) -> Int32 {
+    @inlinable @inline(__always) static func fingerprint(_ text: UnsafePointer<UInt8>, _ length: Int) -> Int32 {
         guard length > 0 else { return 1 << 15 }
         return Int32(truncatingIfNeeded: min(length, 0x7FFF) | 1 << 15 | Int(text[0]) << 16 | Int(text[length - 1] & 0x7F) << 24)
     }
 
     /// The value of `key` in the object entry `i` (the last one, if the key repeats).
-    package func member(_ i: Int, _ key: StaticString) -> Int? {
+    @inlinable package func member(_ i: Int, _ key: StaticString) -> Int? {
         let length = key.utf8CodeUnitCount, wanted = key.utf8Start
         let print = Self.fingerprint(wanted, length)
         let text = bytes.baseAddress!
@@ -149,7 +157,7 @@ public struct JSONTape {
     /// True when the key entry `keyIndex` spells `key`: for a decoder that walks an object's
     /// members once and dispatches on each key. A key of another length (most of them) is
     /// told apart by one compare; an escaped key (rare) is decoded first.
-    @inline(__always) package func isKey(_ keyIndex: Int, _ key: StaticString) -> Bool {
+    @inlinable @inline(__always) package func isKey(_ keyIndex: Int, _ key: StaticString) -> Bool {
         let e = entries[keyIndex]
         guard e.flags & 1 == 0 else { return escapedKeyEquals(e, key) }
         let length = key.utf8CodeUnitCount
@@ -159,14 +167,14 @@ public struct JSONTape {
 
     /// A key written with escapes (rare): decoded, then compared. Kept out of line so that the
     /// decoders that inline `isKey` for every member do not carry its code.
-    @inline(never) private func escapedKeyEquals(_ e: Entry, _ key: StaticString) -> Bool {
+    @usableFromInline @inline(never) func escapedKeyEquals(_ e: Entry, _ key: StaticString) -> Bool {
         Self.unescape(UnsafeBufferPointer(rebasing: bytes[Int(e.start)..<Int(e.end)])).isExactly(key.description)
     }
 
     /// True when the string entry `i` spells `key`.
-    package func keyEquals(_ i: Int, _ key: StaticString) -> Bool { keyEquals(entries[i], key) }
+    @inlinable package func keyEquals(_ i: Int, _ key: StaticString) -> Bool { keyEquals(entries[i], key) }
 
-    @inline(__always) private func keyEquals(_ e: Entry, _ key: StaticString) -> Bool {
+    @inlinable @inline(__always) func keyEquals(_ e: Entry, _ key: StaticString) -> Bool {
         let length = Int(e.end &- e.start)
         if e.flags & 1 != 0 { return escapedKeyEquals(e, key) }
         guard length == key.utf8CodeUnitCount else { return false }
