@@ -100,6 +100,12 @@ static inline gulong cgtk_connect_context_menu(WebKitWebView *view, CGtkContextM
                                                gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(view, "context-menu", G_CALLBACK(cb), data, destroy, 0);
 }
+/* GtkEventControllerLegacy "event"; TRUE stops the event. */
+typedef gboolean (*CGtkLegacyEventCallback)(GtkEventControllerLegacy *controller, GdkEvent *event, gpointer data);
+static inline gulong cgtk_connect_legacy_event(GtkEventController *controller, CGtkLegacyEventCallback cb,
+                                               gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(controller, "event", G_CALLBACK(cb), data, destroy, 0);
+}
 /* GtkEventControllerMotion "motion". */
 typedef void (*CGtkMotionCallback)(GtkEventControllerMotion *controller, double x, double y, gpointer data);
 static inline gulong cgtk_connect_motion(GtkEventController *controller, CGtkMotionCallback cb,

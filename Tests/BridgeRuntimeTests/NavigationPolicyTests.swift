@@ -109,6 +109,27 @@ struct NavigationPolicyTests {
         #expect(pageGuard.activated.count == NavigationGuard.rememberedActivations)
     }
 
+    @Test("issue 29 item 5: one new window per activation; a person's next input, or the gesture's lifetime, allows another")
+    func onePopUpPerActivation() {
+        var pageGuard = NavigationGuard(Self.app)
+        let sameOrigin = R(stage: .newWindow, url: "http://127.0.0.1:8080/x", userGesture: true)
+        let elsewhere = R(stage: .newWindow, url: "https://example.org/", userGesture: true, trigger: .linkClicked)
+        // One click handler calling window.open twenty times: the first opens, the rest are refused.
+        let verdicts = (0..<20).map { i in pageGuard.decide(i % 2 == 0 ? sameOrigin : elsewhere, now: 100 + Double(i) * 0.001) }
+        #expect(verdicts.first?.action == .openWindow)
+        #expect(verdicts.dropFirst().allSatisfy { $0.action == .refuse })
+        #expect(verdicts.last?.reason.contains("one new window per activation") == true)
+        // A refused pop-up (no gesture) spends nothing and is refused for its own reason.
+        #expect(pageGuard.decide(R(stage: .newWindow, url: "https://example.org/"), now: 100.5).reason == "a pop-up without a person's gesture")
+        // A person acts again: one more.
+        pageGuard.personActed()
+        #expect(pageGuard.decide(elsewhere, now: 100.6).action == .openExternally)
+        #expect(pageGuard.decide(elsewhere, now: 100.7).action == .refuse)
+        // Past the gesture's lifetime a spent activation cannot be what asks: WebKit's own
+        // gesture flag decides again.
+        #expect(pageGuard.decide(sameOrigin, now: 100.6 + NavigationGuard.activationLifetime).action == .openWindow)
+    }
+
     @Test("the record keeps what was handed out and refused, bounded, addresses shortened")
     func record() {
         var record = ExternalRecord()

@@ -188,7 +188,8 @@ public struct NavigationGuard: Sendable, Equatable {
     /// Main-frame responses let through as downloads, awaiting the engine's download.
     public private(set) var pendingDownloads: [String] = []
 
-    public mutating func decide(_ request: NavigationPolicy.Request) -> NavigationPolicy.Verdict {
+    /// `now`: monotonic seconds, for pop-ups (one per activation).
+    public mutating func decide(_ request: NavigationPolicy.Request, now: Double = 0) -> NavigationPolicy.Verdict {
         switch request.stage {
         case .action:
             let verdict = NavigationPolicy.decide(request, context: context)
@@ -216,9 +217,30 @@ public struct NavigationGuard: Sendable, Equatable {
             }
             return verdict
         case .newWindow:
-            return NavigationPolicy.decide(request, context: context)
+            let verdict = NavigationPolicy.decide(request, context: context)
+            guard verdict.action == .openWindow || verdict.action == .openExternally else { return verdict }
+            // One window per activation, as browsers allow one pop-up per click: WebKit marks
+            // every `window.open` of one click handler as a gesture (one click opened 20), so
+            // the guard spends the activation on the first and refuses the rest until a person
+            // acts again or the gesture could no longer be carried (its lifetime).
+            if let spent = popUpSpentAt, now - spent < Self.activationLifetime {
+                return NavigationPolicy.Verdict(.refuse, "one new window per activation: this one has opened its window")
+            }
+            popUpSpentAt = now
+            return verdict
         }
     }
+
+    /// When the last pop-up spent an activation (monotonic seconds), while unspent by new input.
+    public private(set) var popUpSpentAt: Double?
+
+    /// How long WebKit carries a person's gesture on (to timers and promises a click handler
+    /// starts); past it a spent activation cannot be what asks again.
+    public static let activationLifetime = 1.0
+
+    /// A person pressed a key, a button or the screen in the page: a new activation, which may
+    /// open one window.
+    public mutating func personActed() { popUpSpentAt = nil }
 }
 
 /// What was handed to the desktop and what was refused, newest last, for `ctl state`

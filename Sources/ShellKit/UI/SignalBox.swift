@@ -82,6 +82,16 @@ package func onMotion(_ controller: OpaquePointer, _ body: @escaping @MainActor 
     }, Callback.retained(body), CallbackRelease.closureNotify))
 }
 
+/// A `GtkEventControllerLegacy`'s "event", with the event's type; the event always goes on.
+@MainActor @discardableResult
+package func onInputEvent(_ controller: OpaquePointer, _ body: @escaping @MainActor (GdkEventType) -> Void) -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(controller), cgtk_connect_legacy_event(controller, { _, event, data in
+        let body = Callback<@MainActor (GdkEventType) -> Void>.body(data)
+        if let event { MainActor.assumeIsolated { body(gdk_event_get_event_type(event)) } }
+        return 0
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
 /// A `GtkListBox`'s "row-activated", with the row.
 @MainActor @discardableResult
 package func onRowActivated(_ list: WidgetPointer, _ body: @escaping @MainActor (UnsafeMutableRawPointer) -> Void) -> SignalConnection {

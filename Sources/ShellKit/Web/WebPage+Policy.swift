@@ -31,7 +31,20 @@ extension WebPage {
         [onDecidePolicy(view) { [weak self] decision, type in self?.decide(decision, type) ?? false },
          // `window.open` asks for a view of its own, without a policy decision: the same policy
          // decides, and WebKit never gets a view (an app window, the browser, or nothing).
-         onCreate(view) { [weak self] action in self?.popUp(action) }]
+         onCreate(view) { [weak self] action in self?.popUp(action) },
+         watchActivations()]
+    }
+
+    /// A person's press, key or touch in the view is a new activation (one pop-up more). Seen
+    /// in the capture phase, before WebKit hands the event to the page, so it always comes
+    /// before the `window.open` it leads to; never stopped here.
+    private func watchActivations() -> SignalConnection {
+        let input = gtk_event_controller_legacy_new()!
+        gtk_event_controller_set_propagation_phase(input, GTK_PHASE_CAPTURE)
+        gtk_widget_add_controller(cgtk_widget(UnsafeMutableRawPointer(view)), input)
+        return onInputEvent(input) { [weak self] type in
+            if type == GDK_BUTTON_PRESS || type == GDK_KEY_PRESS || type == GDK_TOUCH_BEGIN { self?.navigation.personActed() }
+        }
     }
 
     private func popUp(_ action: OpaquePointer) {
@@ -40,7 +53,7 @@ extension WebPage {
         let facts = NavigationPolicy.Request(stage: .newWindow, url: String(cString: raw),
                                              userGesture: webkit_navigation_action_is_user_gesture(action) != 0,
                                              isRedirect: webkit_navigation_action_is_redirect(action) != 0, trigger: .other)
-        let verdict = navigation.decide(facts)
+        let verdict = navigation.decide(facts, now: monotonicSeconds())
         if verdict.action == .openWindow, let onOpenWindow { return onOpenWindow(facts.url) }
         trust.handoff.carryOut(facts.url, verdict.action == .openWindow ? NavigationPolicy.Verdict(.openExternally, verdict.reason) : verdict)
     }
@@ -52,7 +65,7 @@ extension WebPage {
             return true
         }
         guard let request = Self.facts(OpaquePointer(decision), type) else { return false }
-        let verdict = navigation.decide(request)
+        let verdict = navigation.decide(request, now: monotonicSeconds())
         if verdict.action == .load {
             // A download a person asked for: the engine saves it (`DownloadCenter` places it).
             guard case .response(true, false) = request.stage else { return false }

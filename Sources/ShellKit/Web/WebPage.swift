@@ -178,12 +178,15 @@ package final class WebPage {
 
     /// Runs a script in the page world, for scripted tours and tests only (never with message content).
     package func evaluate(_ script: String) {
+        navigation.personActed()
         webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
     }
 
     /// Runs a script in the page world and reports its value as JSON (undefined as null) or the
     /// exception's message. For the control interface's `eval`, which only `--allow-eval` enables.
+    /// WebKit runs either as a person's gesture: each is an activation of its own (one pop-up).
     package func evaluate(_ script: String, done: @escaping @MainActor (Result<JSONValue, ControlError>) -> Void) {
+        navigation.personActed()
         webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
