@@ -43,6 +43,25 @@ struct KioskTests {
         #expect(!FileManager.default.fileExists(atPath: app.socket))
     }
 
+    @Test("issue 29 item 6: a page that spins with nobody touching it is judged by the host's own ping, ended and reloaded")
+    func spinningPage() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        let app = try Self.start(server, home: home)
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true", "webProcess.responsive=true", "webProcess.hungEnded=0")
+        #expect(try app.ctl("eval", "window.__before = 1; setTimeout(() => { for (;;) {} }, 0); true").status == 0)
+        // WebKit alone never judges it (no input reaches the page): the ping does, within its
+        // deadline, and HangWatch ends the process after its limit.
+        _ = try app.state("webProcess.responsive=false", timeout: 60)
+        _ = try app.state("webProcess.hungEnded=1", timeout: 60)
+        let fresh = try app.evalWhen(#"typeof window.__before === "undefined""#) as? Bool
+        #expect(fresh == true, "the page was reloaded")
+        _ = try app.state("screen=page", "webProcess.responsive=true")
+    }
+
     @Test("a server that went away is retried behind the loading mark, with growing pauses, until it is back")
     func serverComesBack() throws {
         let home = TemporaryHome()

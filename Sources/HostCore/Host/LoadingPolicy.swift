@@ -56,3 +56,66 @@ public struct HangWatch<Name: Hashable & Sendable>: Sendable, Equatable {
         return (endingHungProcess ? .stoppedResponding : end, timers.cancel(timer))
     }
 }
+
+/// The host's own check that a page's web process still runs scripts. WebKit judges
+/// responsiveness only while it waits on the process for something (input, closing), so a page
+/// that spins with nobody touching it (`for(;;){}` in a kiosk) is never judged at all. The host
+/// sends a ping of its own — a trivial script in a world of its own, which runs only when the
+/// page's scripts yield — every `interval`, one at a time; one unanswered for `deadline` judges
+/// the process unresponsive (and `HangWatch` takes it from there), its answer responsive again.
+///
+/// A script dialog (`alert`, `confirm`, `prompt`) holds the page's scripts while it is shown, as
+/// it should: the process waits on the person, not hung. From a dialog's opening until a ping is
+/// answered (the scripts run again, so the dialog is closed), nothing is judged. What remains: a
+/// page that spins right after its dialog is closed is not judged until it is reloaded.
+public struct ResponsivenessProbe: Sendable, Equatable {
+    public static let interval = 5.0
+    public static let deadline = 5.0
+
+    public enum Step: Sendable, Equatable {
+        /// Run ping `id` in the page.
+        case send(UInt64)
+        /// The process is (true) or is not (false) running the page's scripts, newly so.
+        case judged(Bool)
+    }
+
+    /// The ping awaiting its answer, and when it was sent.
+    public private(set) var outstanding: (id: UInt64, sentAt: Double)?
+    /// A dialog opened since the last answer: nothing is judged until one comes.
+    public private(set) var excused = false
+    /// The last judgement: the process answers.
+    public private(set) var answering = true
+    private var lastID: UInt64 = 0
+
+    public init() {}
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.outstanding?.id == b.outstanding?.id && a.outstanding?.sentAt == b.outstanding?.sentAt
+            && a.excused == b.excused && a.answering == b.answering && a.lastID == b.lastID
+    }
+
+    /// The interval passed: send a ping, or judge the one still out.
+    public mutating func tick(now: Double) -> Step? {
+        guard let outstanding else {
+            lastID += 1
+            self.outstanding = (lastID, now)
+            return .send(lastID)
+        }
+        guard !excused, answering, now - outstanding.sentAt >= Self.deadline else { return nil }
+        answering = false
+        return .judged(false)
+    }
+
+    /// Ping `id` came back (with a value or an error: either way the process ran it).
+    public mutating func answered(_ id: UInt64) -> Step? {
+        guard outstanding?.id == id else { return nil }
+        outstanding = nil
+        excused = false
+        guard !answering else { return nil }
+        answering = true
+        return .judged(true)
+    }
+
+    /// The page showed a script dialog.
+    public mutating func dialogShown() { excused = true }
+}

@@ -44,6 +44,12 @@ package final class WebPage {
     /// The last dialog WebKit showed for the page's `alert`/`confirm`/`prompt`, kept so letting
     /// go can end it: a script waiting on a dialog no one can see would never run again.
     private var shownDialog: OpaquePointer?
+    /// The host's ping into the page (`WebPage+Responsiveness`), its timer, whoever listens to
+    /// the judgement, and the last judgement told.
+    var probe = ResponsivenessProbe()
+    var probeSource: UInt32 = 0
+    var responsivenessListeners: [@MainActor (Bool) -> Void] = []
+    var toldResponsive = true
     /// Opens a page of the server in a new window of the app (the policy's `.openWindow`);
     /// nil: such a page is handed to the desktop instead.
     package var onOpenWindow: ((String) -> Void)?
@@ -75,7 +81,7 @@ package final class WebPage {
             sharesProcess = true
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
-        signals = connectNavigationPolicy() + connectPermissions()
+        signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]
         signals.append(onLoadChanged(view) { [weak self] event in self?.loadChanged(event) })
         signals.append(onProcessTerminated(view) { [weak self] reason in
             guard let self else { return }
@@ -87,6 +93,7 @@ package final class WebPage {
             if self.lettingGo { return true }  // nothing is shown: the dialog ends at once, unanswered
             guard let answer = self.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
                 self.keep(dialog: dialog)
+                self.probe.dialogShown()
                 return false  // WebKit shows its own dialog
             }
             webkit_script_dialog_confirm_set_confirmed(dialog, answer ? 1 : 0)
@@ -97,6 +104,7 @@ package final class WebPage {
     /// A page dropped without `close` (a bug) still disconnects, so no signal reaches it freed.
     isolated deinit {
         keep(dialog: nil)
+        stopProbe()
         guard !closed else { return }  // after close the view may be gone: nothing to undo
         signals.disconnect()
     }
@@ -106,17 +114,6 @@ package final class WebPage {
         shownDialog = dialog.map { webkit_script_dialog_ref($0) }
     }
 
-    /// Whether WebKit judges the page's web process responsive (it answered WebKit's last wait).
-    var isResponsive: Bool { webkit_web_view_get_is_web_process_responsive(view) != 0 }
-
-    /// Calls `body` with `isResponsive` each time WebKit's judgement changes.
-    package func onResponsivenessChange(_ body: @escaping @MainActor (Bool) -> Void) {
-        onNotify(UnsafeMutableRawPointer(view), "is-web-process-responsive") { [weak self] in
-            guard let self else { return }
-            body(self.isResponsive)
-        }
-    }
-
     /// The owner let go of the page but keeps its document running, hidden, for a moment (a
     /// sheet page until its replies have run): its observer hears nothing more, its questions
     /// are withdrawn, its loading stops, and whatever it asks beyond its document is refused.
@@ -124,6 +121,7 @@ package final class WebPage {
     package func letGo() {
         guard !closed, !lettingGo else { return }
         lettingGo = true
+        stopProbe()
         observer = nil
         permissions.withdraw(page: self)
         // A dialog still open is answered as if dismissed (nothing, once it was answered).
@@ -136,6 +134,7 @@ package final class WebPage {
     package func close() {
         guard !closed else { return }
         closed = true
+        stopProbe()
         Self.live[UnsafeMutableRawPointer(view)] = nil
         signals.disconnect()
         signals = []
