@@ -43,7 +43,8 @@ package enum CapacitorInstance {
     /// exit status, or nil when no app handles it here.
     package static func forward(_ url: String) throws(UsageError) -> Int32? {
         guard let scheme = CapacitorURL.scheme(of: url), scheme != "tilecast-ios",
-              let socket = try? UnixSocket(connectingTo: path(forScheme: scheme)) else { return nil }
+              let socket = try UnixSocket.connectIfListening(path(forScheme: scheme), app: "the running Capacitor app for \(TerminalText.escaped(scheme)): links")
+        else { return nil }
         return try LinkHandoff.hand(url, to: socket)
     }
 }

@@ -25,7 +25,7 @@ enum OpenURLCommand {
             printError("hostshell: no Capacitor app that handles \(TerminalText.escaped(scheme)): links is running; start it with hostshell capacitor PROJECT --open-url LINK")
             return ExitCode.failure
         }
-        if let socket = try? UnixSocket(connectingTo: InstanceSocket.path) { return try LinkHandoff.hand(url, to: socket) }
+        if let socket = try UnixSocket.connectIfListening(InstanceSocket.path, app: InstanceSocket.runningApp) { return try LinkHandoff.hand(url, to: socket) }
         if case .refused(let why) = DeepLinkRoute.decide(url, records: try ServerStoreFile.standard.load()) {
             printError("hostshell: \(why)")
             return ExitCode.failure

@@ -8,6 +8,23 @@ public struct ControlRequest: Sendable, Equatable {
     /// app that is busy (a page loading, a sheet opening). A request the app answers at once
     /// (`open-url`, the start of `events`) is given this alone.
     public static let answerMargin = 20.0
+    /// How long a client of a control or instance socket waits for the app to take its
+    /// connection (a frozen app stops accepting; its queue fills) and then to read its request.
+    public static let connectDeadline = 5.0
+
+    /// What a client says when the app at `socket` did not answer in time: which app, which step,
+    /// and what to do.
+    public static func unanswered(_ app: String, _ step: UnansweredStep, within seconds: Double) -> String {
+        let time = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        let what = switch step {
+        case .connect: "did not accept the connection within \(time)"
+        case .send: "did not read the request within \(time)"
+        case .answer: "did not answer within \(time)"
+        }
+        return "\(app) \(what): it may be stuck (a page spinning, a dialog open); end it or try again"
+    }
+
+    public enum UnansweredStep: Sendable { case connect, send, answer }
     /// The window sizes `resize` accepts, in pixels per side.
     public static let minWindowSide = 200
     public static let maxWindowSide = 8192

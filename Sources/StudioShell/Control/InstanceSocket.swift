@@ -15,6 +15,9 @@ package enum InstanceSocket {
         return String(cString: g_get_user_runtime_dir()) + "/hostshell/instance-" + String(hash, radix: 36) + ".sock"
     }
 
+    /// How messages name the app at the other end.
+    package static let runningApp = "the HostShell app already running on this configuration"
+
     /// Serves the socket for `app`, or nil (with a note) when another app already does.
     @MainActor
     package static func serve(_ app: ShellApp) -> ControlServer? {
@@ -49,15 +52,15 @@ package enum InstanceSocket {
 package enum AppNotifier {
     /// Nil when no app runs or it followed; otherwise what went wrong, for a note.
     static func serversChanged() -> String? {
-        guard let socket = try? UnixSocket(connectingTo: InstanceSocket.path) else { return nil }
         do throws(UsageError) {
+            guard let socket = try UnixSocket.connectIfListening(InstanceSocket.path, app: InstanceSocket.runningApp) else { return nil }
             try socket.send(JSONWriter.string(["command": "servers-changed"]))
             let line = try socket.receiveLine(timeout: ControlRequest.answerMargin)
             let object = (try? JSONParser.parse(line))?.objectValue
             if object?["ok"]?.boolValue == true { return nil }
             return object?["error"]?.stringValue ?? "the running app did not follow the change"
         } catch {
-            return "the running app did not answer (\(error.message))"
+            return error.message
         }
     }
 }

@@ -10,7 +10,8 @@ package struct IdentityFailure: Error {
     package var message: String
 }
 
-/// Asks a server who it is: `GET /api/v1/system/identity`, at most 16 KiB, within 10 s, and
+/// Asks a server who it is: `GET /api/v1/system/identity`, at most 16 KiB, the whole exchange
+/// within 10 s (`Deadline`: a server trickling its answer is cut off too), and
 /// from the same origin — redirects are not followed, so the answer cannot come from elsewhere.
 /// The window uses it asynchronously (its loading mark keeps turning while a slow server
 /// answers); `server add` waits for it.
@@ -24,7 +25,7 @@ package enum IdentityClient {
         let request = AsyncIdentityRequest(address: address, message: message, done: done)
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
         // The request lives while a reply is awaited: each reply's closure holds it.
-        soup_session_send_async(request.session, message, G_PRIORITY_DEFAULT, nil, AsyncReply.callback, AsyncReply.data { source, result in
+        soup_session_send_async(request.session, message, G_PRIORITY_DEFAULT, request.deadline.cancellable, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil
             let stream = soup_session_send_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
             request.sent(stream, error)
@@ -49,6 +50,8 @@ private final class AsyncIdentityRequest {
     package let session: UnsafeMutablePointer<SoupSession>
     package let message: OpaquePointer
     var stream: UnsafeMutablePointer<GInputStream>?
+    /// The whole exchange's time.
+    let deadline = Deadline(seconds: ServerIdentity.timeoutSeconds)
     /// A buffer that stays put while the asynchronous read fills it.
     let body = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ServerIdentity.maxBytes + 1)
 
@@ -63,6 +66,7 @@ private final class AsyncIdentityRequest {
 
     /// Ends the request: reports, then lets go of the session, the message and the buffer.
     func finish(_ result: Result<ServerIdentity, IdentityFailure>) {
+        deadline.end()
         done(result)
         if let stream { g_object_unref(UnsafeMutableRawPointer(stream)) }
         g_object_unref(UnsafeMutableRawPointer(message))
@@ -70,11 +74,19 @@ private final class AsyncIdentityRequest {
         body.deallocate()
     }
 
+    static func late(_ address: ServerAddress) -> String {
+        "\(address) did not finish answering its identity check within \(Int(ServerIdentity.timeoutSeconds)) s; is the server overloaded, or is something else answering on that port?"
+    }
+
     private func fail(_ kind: IdentityFailure.Kind, _ message: String) { finish(.failure(IdentityFailure(kind: kind, message: message))) }
 
     func sent(_ stream: UnsafeMutablePointer<GInputStream>?, _ error: UnsafeMutablePointer<GError>?) {
         var error = error
         guard let stream else {
+            if deadline.passed {
+                g_clear_error(&error)
+                return fail(.unreachable, Self.late(address))
+            }
             let reason = error.map { String(cString: $0.pointee.message) } ?? "no answer"
             let tls = error.map { $0.pointee.domain == g_tls_error_quark() } ?? false
             g_clear_error(&error)
@@ -97,7 +109,7 @@ private final class AsyncIdentityRequest {
             return
         }
         // Read at most one byte more than allowed, to tell "too large" from "just fits".
-        g_input_stream_read_all_async(stream, body.baseAddress, gsize(body.count), G_PRIORITY_DEFAULT, nil,
+        g_input_stream_read_all_async(stream, body.baseAddress, gsize(body.count), G_PRIORITY_DEFAULT, deadline.cancellable,
                                       AsyncReply.callback, AsyncReply.data { [self] source, result in
             var read: gsize = 0
             var error: UnsafeMutablePointer<GError>? = nil
@@ -111,6 +123,7 @@ private final class AsyncIdentityRequest {
 
     func read(_ count: Int?, _ reason: String?) {
         guard let count else {
+            if deadline.passed { return fail(.unreachable, Self.late(address)) }
             fail(.unreachable, "Reading \(address)'s identity failed: \(reason ?? "read error").")
             return
         }
