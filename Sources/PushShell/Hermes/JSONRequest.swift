@@ -10,8 +10,11 @@ import ShellKit
 package final class JSONRequest {
     package typealias Done = @MainActor (_ status: Int?, _ body: JSONValue?) -> Void
     nonisolated(unsafe) private let session: UnsafeMutablePointer<SoupSession>
+    /// The whole exchange's limit (the session's timeout bounds each wait for a byte).
+    private let timeoutSeconds: Double
 
     init(timeoutSeconds: Double) {
+        self.timeoutSeconds = timeoutSeconds
         session = soup_session_new()!
         soup_session_set_timeout(session, guint(max(1, timeoutSeconds.rounded(.up))))
     }
@@ -25,7 +28,7 @@ package final class JSONRequest {
         let requestHeaders = soup_message_get_request_headers(message)
         for (name, value) in headers { soup_message_headers_append(requestHeaders, name, value) }
         if let body { SoupExchange.setBody(message, JSONWriter.bytes(body), contentType: "application/json") }
-        SoupExchange.send(session, message) { answer in
+        SoupExchange.send(session, message, deadline: timeoutSeconds) { answer in
             done(answer.status, answer.body.isEmpty ? nil : try? JSONParser.parse(bytes: answer.body))
         }
     }

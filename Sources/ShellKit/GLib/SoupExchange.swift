@@ -26,16 +26,23 @@ package enum SoupExchange {
         g_bytes_unref(payload)
     }
 
+    /// The whole exchange's limit unless a caller gives its own: libsoup's session timeouts
+    /// bound each wait for a byte, not a server that trickles its answer.
+    package static let defaultDeadline = 30.0
+
     /// Sends `message` (taking its reference) and calls `done` once on the main thread, with the
     /// values of `wantedHeaders` from the response; the message lives until `done` returns (its
-    /// cookies can be read there).
+    /// cookies can be read there). The whole exchange ends within `seconds`.
     @MainActor
     package static func send(_ session: UnsafeMutablePointer<SoupSession>, _ message: OpaquePointer, wantedHeaders: [String] = [],
-                     done: @escaping @MainActor (Answer) -> Void) {
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, nil, AsyncReply.callback, AsyncReply.data { source, result in
+                     deadline seconds: Double = defaultDeadline, done: @escaping @MainActor (Answer) -> Void) {
+        let deadline = Deadline(seconds: seconds)
+        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, deadline.cancellable, AsyncReply.callback, AsyncReply.data { source, result in
+            deadline.end()
             var error: UnsafeMutablePointer<GError>?
             let body = soup_session_send_and_read_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: SoupSession.self), result, &error)
-            let failure = error.map { Failure(domain: $0.pointee.domain, code: $0.pointee.code, message: String(cString: $0.pointee.message)) }
+            let failure = error.map { Failure(domain: $0.pointee.domain, code: $0.pointee.code,
+                                              message: deadline.passed ? "no whole answer within \(Int(seconds)) s" : String(cString: $0.pointee.message)) }
             g_clear_error(&error)
             var answer = Answer(status: nil, body: [], headers: [:], failure: body == nil ? failure : nil)
             if let body {
