@@ -60,6 +60,29 @@ struct NavigationTests {
         #expect(try app.ctl("eval", "Object.keys(window.__frames).length").result as? Int == 5, "its document was not replaced")
     }
 
+    @Test("issue 29 item 5: a main-frame navigation the policy refuses, or hands out, sends no request from the app")
+    func refusedSendsNothing() throws {
+        let other = try ConnectionCounter()
+        defer { other.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", timeout: 60)
+        // A script moves the main frame to another server without a gesture: refused, no request.
+        let away = "http://127.0.0.1:\(other.port)/collect?secret=1"
+        let leave = away.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? away
+        #expect(try app.ctl("eval", "location.href = '/__test/hostile.html?leave=\(leave)'; true").status == 0)
+        #expect(try Self.waitFor(away, in: \.refused, app), "\(String(describing: try? Self.external(app)))")
+        // A person's click to it: handed to the desktop, and still no request from the app.
+        let clicked = "http://127.0.0.1:\(other.port)/clicked"
+        #expect(try app.ctl("eval", "const a = document.createElement('a'); a.href = '\(clicked)'; document.body.append(a); a.click(); true").status == 0)
+        #expect(try Self.waitFor(clicked, in: \.opened, app), "\(String(describing: try? Self.external(app)))")
+        // Frames still load from other origins (the page's five frames reported).
+        #expect(try app.ctl("eval", "Object.keys(window.__frames).length").result as? Int == 5)
+        #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/hostile.html", "the main frame stayed")
+        #expect(other.requests == 0, "no request reached the other server (\(other.connections) connections)")
+    }
+
     @Test("a kiosk hands nothing out, not even a person's click")
     func kioskKeepsEverything() throws {
         let home = TemporaryHome()
@@ -93,5 +116,48 @@ struct NavigationTests {
         #expect(try app.ctl("eval", "document.getElementById('mail').click(); true").status == 0)
         #expect(try Self.waitFor("mailto:person@example.org", in: \.opened, app), "\(String(describing: try? Self.external(app)))")
         #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/hostile.html", "the page stayed")
+    }
+}
+
+/// A loopback TCP listener that counts the connections made to it, and the requests (bytes)
+/// that came on them, and answers none.
+final class ConnectionCounter: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+    private let lock = NSLock()
+    private var count = 0
+    private var sent = 0
+    var connections: Int { lock.withLock { count } }
+    var requests: Int { lock.withLock { sent } }
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                lock.withLock { count += 1 }
+                Thread { [self] in
+                    var byte: UInt8 = 0
+                    if recv(client, &byte, 1, 0) == 1 { lock.withLock { sent += 1 } }
+                    Glibc.close(client)
+                }.start()
+            }
+        }.start()
+    }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        Glibc.close(fd)
     }
 }

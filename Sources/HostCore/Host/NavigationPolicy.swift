@@ -2,6 +2,8 @@
 /// their content as in the phone's web view; the main frame stays on the server's origin; only
 /// a person's activation hands an address to the desktop (browser, mail); a pop-up never opens
 /// a window of ours (auxiliary windows would get no bridge) and, without a gesture, nothing.
+/// `MainFrameConfinement` stops a main-frame load off the origin before its request; the glue
+/// then asks the guard as at its response, so the judgement below stays the one authority.
 ///
 /// WebKitGTK asks twice: about a navigation *action* (its address, whether a person's gesture
 /// started it, whether it is a redirect, how it was started) without saying which frame it is

@@ -35,7 +35,14 @@ package final class WebPage {
     var confirmAnswer: Bool?
     /// Whether this page runs in another page's web process (which closing it must not end).
     private let sharesProcess: Bool
-    private var closed = false
+    private(set) var closed = false
+    /// The main frame's confinement (`WebPage+Confinement`): its state, the compile that counts,
+    /// the filter in place, the host's own off-origin loads, and a load waiting for it.
+    var confinementState = ConfinementState.compiling
+    var confinementGeneration = 0
+    var confinementFilter: String?
+    var confinementHostLoads: [String] = []
+    var pendingLoad: String?
     /// Its handlers on the view, disconnected on `close` (the view may outlive the page).
     private var signals: [SignalConnection] = []
     /// Its owner let go of it (see `letGo`): every navigation, pop-up, permission and dialog it
@@ -82,6 +89,9 @@ package final class WebPage {
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]
+        // First of the view's load-failed handlers: a blocked load is settled here, unseen by the owner's.
+        signals.append(onLoadFailed(view) { [weak self] uri, error in self?.judgeBlocked(uri, error) ?? false })
+        confine()
         signals.append(onLoadChanged(view) { [weak self] event in self?.loadChanged(event) })
         signals.append(onProcessTerminated(view) { [weak self] reason in
             guard let self else { return }
@@ -150,7 +160,7 @@ package final class WebPage {
 
     package func load(_ uri: String) {
         navigation.hostLoads(uri)
-        webkit_web_view_load_uri(view, uri)
+        loadConfined(uri)
     }
 
     package var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }
