@@ -12,7 +12,8 @@ import ShellKit
 extension PushNotificationsGlue {
     /// At start: listen for the profile's token, if it has one, and show what was kept.
     func startPhone() {
-        if let bytes = try? FileReading.bytes(recordPath, limit: PushRecord.maxFileBytes),
+        // Only a sound record is listened for; push.load keeps a damaged one aside and says so.
+        if case .bytes(let bytes)? = try? recordFile.read(),
            let record = PushRecord(fileText: String(decoding: bytes, as: UTF8.self)) {
             listen(for: record)
         }

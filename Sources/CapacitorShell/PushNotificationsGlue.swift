@@ -67,15 +67,10 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
     package func perform(_ request: HostRequest, answer: @escaping @MainActor (HostOutcome) -> Void) {
         switch request.action {
         case "push.load":
-            var record = read(recordPath, limit: PushRecord.maxFileBytes)
-            if let text = record, PushRecord(fileText: text) == nil {
-                // Damaged: kept aside (never overwritten); the app gets a new token.
-                rename(recordPath, recordPath + ".damaged")
-                printError("hostshell: warning: \(TerminalText.escaped(recordPath)) is damaged; kept as push.json.damaged, a new token will be made")
-                record = nil
-            }
-            answer(.success(["record": record.map(JSONValue.string) ?? .null,
-                             "permission": .string(PushNotificationsPlugin.permission(fileText: read(permissionPath, limit: 4096)).rawValue)]))
+            let record = load(recordFile, damage: PushRecord.fileProblem, instead: "a new token will be made")
+            let permission = load(permissionFile, damage: PushNotificationsPlugin.permissionFileProblem, instead: "the app will ask again")
+            answer(.success(["record": record.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null,
+                             "permission": .string(PushNotificationsPlugin.permission(fileText: permission.map { String(decoding: $0, as: UTF8.self) }).rawValue)]))
         case "permission.ask":
             ask(appName: request.arguments["appName"]?.stringValue, answer: answer)
         case "permission.answer":
@@ -90,7 +85,9 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
         case "record.save":
             let text = request.arguments["text"]?.stringValue ?? ""
             do throws(UsageError) {
-                try AtomicFile.write(Array(text.utf8), to: recordPath, what: "the push registration")
+                if let kept = try recordFile.write(Array(text.utf8), damage: PushRecord.fileProblem) {
+                    tellKeptAside(recordFile, kept, instead: "the new registration is saved")
+                }
                 if let record = PushRecord(fileText: text) { listen(for: record) }
                 answer(.success([:]))
             } catch {
@@ -131,9 +128,12 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
     /// Remembers the answer for the app and answers the open question, if any.
     private func settle(_ granted: Bool) {
         do throws(UsageError) {
-            try AtomicFile.write(Array(PushNotificationsPlugin.permissionFile(granted: granted).utf8), to: permissionPath, what: "the notification permission")
+            if let kept = try permissionFile.write(Array(PushNotificationsPlugin.permissionFile(granted: granted).utf8),
+                                                   damage: PushNotificationsPlugin.permissionFileProblem) {
+                tellKeptAside(permissionFile, kept, instead: "the new answer is saved")
+            }
         } catch {
-            printError("hostshell: \(error.message); the answer holds until the app ends")
+            context.environment.tell("\(error.message); the answer holds until the app ends", source: "profile-file", path: permissionPath)
         }
         let waiting = question
         question = nil
@@ -155,13 +155,31 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
         return String(source.next(), radix: 16, uppercase: true)
     }
 
-    /// The file's text, or nil when there is none or it cannot be read.
-    private func read(_ path: String, limit: Int) -> String? {
-        guard access(path, F_OK) == 0 else { return nil }
-        guard let bytes = try? FileReading.bytes(path, limit: limit) else {
-            printError("hostshell: warning: \(TerminalText.escaped(path)) cannot be read; it is left as it is")
-            return nil
+    var recordFile: ProfileFile { ProfileFile(recordPath, what: "the push registration", limit: PushRecord.maxFileBytes) }
+    var permissionFile: ProfileFile { ProfileFile(permissionPath, what: "the notification permission", limit: 4096) }
+
+    /// The file's bytes when they are what the app keeps there; nil when there is none, when it
+    /// is refused (a FIFO, a link to nothing: left as it is) or damaged (kept aside first) —
+    /// the person is told either way.
+    func load(_ file: ProfileFile, damage: ([UInt8]) -> String?, instead: String) -> [UInt8]? {
+        let problem: String
+        do throws(UsageError) {
+            switch try file.read() {
+            case .absent: return nil
+            case .bytes(let bytes):
+                guard let found = damage(bytes) else { return bytes }
+                problem = found
+            case .damaged(let found): problem = found
+            }
+            tellKeptAside(file, try file.keepAside(problem), instead: instead)
+        } catch {
+            context.environment.tell(error.message, source: "profile-file", path: file.path)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return nil
+    }
+
+    func tellKeptAside(_ file: ProfileFile, _ kept: ProfileFile.KeptAside, instead: String) {
+        context.environment.tell(ProfileFileRules.keptAside(path: file.path, what: file.what, problem: kept.problem, aside: kept.path, instead: instead),
+                                 source: "profile-file", path: file.path)
     }
 }

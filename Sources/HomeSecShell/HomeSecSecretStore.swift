@@ -8,8 +8,11 @@ import ShellKit
 /// them for the app: in the Secret Service (service `homesec`, the account, and the app's id),
 /// or — where none answers, or with `--credential-store file` — in one owner-only file in the
 /// app's data directory (`homesec-secrets.json`: `{"entries": {account: value}}`, written
-/// atomically). A damaged file is never overwritten: every call fails saying so, until a person
-/// repairs or removes it.
+/// atomically). The file follows the profile-file rule (`ProfileFile`): a link is read and
+/// written through (kept), a link to nothing, a FIFO or anything but a file is refused, untouched.
+/// A damaged file (one larger than the store ever writes among them) is never overwritten nor
+/// kept aside: every call fails saying so, until a person repairs or removes it — these are a
+/// person's secrets, and only that person decides to start over.
 package final class HomeSecSecretStore: HomeSecSecrets {
     static let fileName = "homesec-secrets.json"
     /// Largest file read: a few entries of at most a few KiB each.
@@ -73,34 +76,52 @@ package final class HomeSecSecretStore: HomeSecSecrets {
 
     /// The file's entries; none when there is no file.
     func entries() throws(SecretStoreFailure) -> [String: String] {
-        guard access(path, F_OK) == 0 else { return [:] }
-        let bytes: [UInt8]
+        let found: ProfileFile.Found
         do throws(UsageError) {
-            bytes = try FileReading.bytes(path, limit: Self.maxFileBytes)
+            found = try file.read()
         } catch {
-            throw SecretStoreFailure("The HomeSec secret store could not be read: \(error.message).")
+            throw SecretStoreFailure("The HomeSec secret store could not be read: \(error.message)")
         }
-        guard let text = String(validating: bytes, as: UTF8.self),
-              let object = (try? JSONParser.parse(text, maxDepth: 3))?.objectValue,
-              let stored = object["entries"]?.objectValue else {
-            throw damaged("it is not the store's JSON")
+        switch found {
+        case .absent: return [:]
+        case .damaged(let problem): throw damaged(problem)
+        case .bytes(let bytes):
+            switch Self.decode(bytes) {
+            case .entries(let entries): return entries
+            case .damaged(let problem): throw damaged(problem)
+            }
         }
-        var entries: [String: String] = [:]
-        for member in stored.members {
-            guard let value = member.value.stringValue else { throw damaged("the entry \"\(member.key)\" is not text") }
-            entries[member.key] = value
-        }
-        return entries
     }
 
-    private func damaged(_ why: String) -> SecretStoreFailure {
+    var file: ProfileFile { ProfileFile(path, what: "the HomeSec secret store", limit: Self.maxFileBytes) }
+
+    private enum Decoded { case entries([String: String]), damaged(String) }
+
+    /// The entries in the file's bytes, or why they are damaged.
+    private static func decode(_ bytes: [UInt8]) -> Decoded {
+        guard let text = String(validating: bytes, as: UTF8.self),
+              let object = (try? JSONParser.parse(text, maxDepth: 3))?.objectValue,
+              let stored = object["entries"]?.objectValue else { return .damaged("it is not the store's JSON") }
+        var entries: [String: String] = [:]
+        for member in stored.members {
+            guard let value = member.value.stringValue else { return .damaged("the entry \"\(member.key)\" is not text") }
+            entries[member.key] = value
+        }
+        return .entries(entries)
+    }
+
+    func damaged(_ why: String) -> SecretStoreFailure {
         SecretStoreFailure("The HomeSec secret store \(path) is damaged (\(why)); nothing was changed. Repair or remove the file, then try again.")
     }
 
     private func save(_ entries: [String: String]) throws(SecretStoreFailure) {
         let object = JSONObject(entries.keys.sorted().map { ($0, JSONValue.string(entries[$0]!)) })
         do throws(UsageError) {
-            try AtomicFile.write(Array(JSONWriter.string(["entries": .object(object)]).utf8), to: path, what: "the HomeSec secret store")
+            // Damaged meanwhile (read a moment ago as sound): kept aside rather than lost.
+            try file.write(Array(JSONWriter.string(["entries": .object(object)]).utf8)) { bytes in
+                if case .damaged(let problem) = Self.decode(bytes) { return problem }
+                return nil
+            }
         } catch {
             throw SecretStoreFailure(error.message)
         }

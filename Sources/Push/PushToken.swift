@@ -82,6 +82,12 @@ public struct PushRecord: Sendable, Equatable {
 
     /// Reads the file; nil when it is damaged (no token of 32 bytes, an unknown environment):
     /// the app then gets a new token, as a reinstalled app would.
+    /// What is wrong with a record file's bytes, or nil when they are a record.
+    public static func fileProblem(_ bytes: [UInt8]) -> String? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return "it is not UTF-8 text" }
+        return PushRecord(fileText: text) == nil ? "it is not a push registration (token, environment, bundleId)" : nil
+    }
+
     public init?(fileText: String) {
         guard let object = (try? JSONParser.parse(fileText, maxDepth: 2))?.objectValue,
               let hex = object["token"]?.stringValue, let token = PushToken(hex: hex),

@@ -94,3 +94,25 @@ struct ServerStoreRulesTests {
         #expect(react([a, b], [Self.record("a", 1, name: "New name"), b], shown: "a") == [.updateSwitcher])
     }
 }
+
+@Suite("Profile file rules: what is read, refused or damaged; the kept-aside names")
+struct ProfileFileRulesTests {
+    @Test("a file is read; nothing is absent; too large is damaged; a FIFO, a link to nothing and the rest are refused")
+    func plans() {
+        let plan = { (entry: ProfileFileEntry) in ProfileFileRules.plan(entry, path: "/p/push.json", what: "the push registration", limit: 4096) }
+        #expect(plan(.missing) == .absent && plan(.regular(size: 4096)) == .read)
+        guard case .damaged(let problem) = plan(.regular(size: 40 << 20)) else { Issue.record("40 MB read"); return }
+        #expect(problem.contains("41943040 bytes") && problem.contains("4096"))
+        for (entry, word) in [(ProfileFileEntry.fifo, "FIFO"), (.brokenLink, "symbolic link"), (.directory, "directory"), (.device, "device"), (.socket, "socket")] {
+            guard case .refused(let why) = plan(entry) else { Issue.record("\(entry) not refused"); continue }
+            #expect(why.contains(word) && why.contains("/p/push.json") && why.contains("neither reads nor replaces"), "\(why)")
+        }
+    }
+
+    @Test("kept-aside names: the UTC time, then a number; servers.json's are the same rule")
+    func names() {
+        #expect(ProfileFileRules.damagedName("push.json", utcSeconds: 0, attempt: 1) == "push.json.damaged-19700101T000000Z")
+        #expect(ProfileFileRules.damagedName("push.json", utcSeconds: 0, attempt: 2) == "push.json.damaged-19700101T000000Z-2")
+        #expect(ServerStoreRules.damagedName(utcSeconds: 0, attempt: 3) == "servers.json.damaged-19700101T000000Z-3")
+    }
+}

@@ -35,6 +35,21 @@ struct SystemFeaturesTests {
         #expect(!system.shareOpen && system.reduce(.share(request, id: "s", seen: true)).first == .reply(.ok("s")))
     }
 
+    @Test("share: what the phone lets through is shared all the same, and warned after the panel is shown")
+    func shareWarned() {
+        var system = SystemFeatures(offered: Self.everything, serverOrigin: Origin(url: "https://studio.example.org"))
+        let leaking = ShareRequest(url: "https://studio.example.org/x/../api/v1/items")
+        let effects = system.reduce(.share(leaking, id: "s", seen: true))
+        #expect(effects.prefix(2) == [.reply(.ok("s")), .showShare(leaking)])
+        guard case .shareWarned(let warnings)? = effects.dropFirst(2).first else { Issue.record("no warning: \(effects)"); return }
+        #expect(warnings.map(\.rule) == [.ownAPIPath] && effects.count == 3)
+        _ = system.reduce(.shareClosed)
+        let clean = ShareRequest(url: "https://example.org/a")
+        #expect(system.reduce(.share(clean, id: "s", seen: true)) == [.reply(.ok("s")), .showShare(clean)], "nothing to warn")
+        #expect(system.reduce(.share(leaking, id: "s", seen: true)) == [.reply(.failure(id: "s", code: .unavailable))],
+                "a share that is not shown (a panel is open) is not warned")
+    }
+
     @Test("QR: one scan at a time, only where seen; its result goes once, to a ready Studio; a withdrawn scan reports nothing")
     func qr() {
         var system = SystemFeatures(offered: Self.everything, serverOrigin: nil)

@@ -62,7 +62,8 @@ struct PushNotificationsGlueTests {
         defer { glue.close() }
         try Data("{\"token\": \"short\"".utf8).write(to: URL(fileURLWithPath: glue.recordPath))
         #expect(Self.perform(glue, "push.load") == .success(["record": .null, "permission": "prompt"]))
-        #expect(try String(contentsOfFile: glue.recordPath + ".damaged", encoding: .utf8) == "{\"token\": \"short\"")
+        let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix(PushRecord.fileName + ".damaged-") })
+        #expect(try String(contentsOfFile: dir + "/" + kept, encoding: .utf8) == "{\"token\": \"short\"")
         #expect(!FileManager.default.fileExists(atPath: glue.recordPath))
     }
 

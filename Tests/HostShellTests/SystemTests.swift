@@ -41,6 +41,35 @@ struct SystemTests {
         let own = try #require(try app.evalWhen("window.__last") as? [String: Any])
         #expect((own["error"] as? [String: Any])?["code"] as? String == "unavailable")
     }
+
+    @Test("a share the phone lets through with a credential is shared, and warned: ctl state, the event stream, the bridge log")
+    func shareWarned() throws {
+        let logs = TemporaryHome()
+        defer { logs.remove() }
+        try FileManager.default.createDirectory(at: logs.root, withIntermediateDirectories: true)
+        let file = logs.root.appendingPathComponent("bridge.log")
+        let live = try LiveApp(["--allow-eval", "--bridge-log", file.path])
+        defer { live.finish() }
+        let (app, server) = (live.app, live.server)
+        _ = try app.state("screen=page", "negotiated=true")
+        let warnings = try ObservabilityTests.EventReader(app, ["--kind", "warning", "--count", "3", "--timeout", "60"])
+        // Each part passes the phone's rules as written: a fullwidth marker, a double-encoded
+        // parameter name, and the server's own API behind a dot segment.
+        try Self.post(app, "system/share", "{title: \"key ｔｃａ＿0042\", url: \"\(server.url)/x/../api/v1/items?acc%2565ss_token=1\"}")
+        let reply = try #require(try app.evalWhen("window.__last") as? [String: Any])
+        #expect(reply["ok"] as? Bool == true, "shared as the phone shares it: \(reply)")
+        let state = try app.stateWhen("system.share.warnings.2")
+        let listed = (((state["system"] as? [String: Any])?["share"] as? [String: Any])?["warnings"] as? [[String: Any]]) ?? []
+        #expect(listed.map { "\($0["field"] ?? "")/\($0["rule"] ?? "")" } == ["title/credential-marker", "url/credential-parameter", "url/own-api-path"])
+        let streamed = warnings.finish()
+        #expect(streamed.status == 0 && streamed.events.count == 3 && streamed.events.allSatisfy { $0["event"] as? String == "warning" && $0["source"] as? String == "share" })
+        #expect(streamed.events.compactMap { ($0["warning"] as? [String: Any])?["rule"] as? String } == ["credential-marker", "credential-parameter", "own-api-path"])
+        let logged = waitUntil(timeout: 30) { ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains(#""dir":"warning""#) }
+        #expect(logged, "the warning was not logged")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let records = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.filter { $0["dir"] as? String == "warning" }
+        #expect(records.count == 3 && records.allSatisfy { $0["context"] as? String == "main" })
+    }
 }
 
 @Suite("Bridge event log (real WebKit)",

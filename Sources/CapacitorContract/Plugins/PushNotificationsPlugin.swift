@@ -33,6 +33,18 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
         JSONWriter.string(["receive": .string(granted ? "granted" : "denied")])
     }
 
+    /// What is wrong with the remembered answer's file, or nil when it is one (`granted`,
+    /// `denied`, or `prompt`). A damaged file is kept aside and the person told, never silently
+    /// read as `prompt`.
+    public static func permissionFileProblem(_ bytes: [UInt8]) -> String? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return "it is not UTF-8 text" }
+        guard let object = (try? JSONParser.parse(text, maxDepth: 2))?.objectValue else { return "it is not a JSON object" }
+        guard let word = object["receive"]?.stringValue, PushNotifications.Permission(rawValue: word) != nil else {
+            return "\"receive\" is not granted, denied or prompt"
+        }
+        return nil
+    }
+
     /// Reads the remembered answer; anything else (no file, a damaged one) is `prompt`: ask again.
     public static func permission(fileText: String?) -> PushNotifications.Permission {
         guard let fileText, let object = (try? JSONParser.parse(fileText, maxDepth: 2))?.objectValue,

@@ -9,8 +9,8 @@ public enum ControlCommand: Sendable, Equatable {
     case wait(until: StatePredicate, timeout: Double)
     /// A PNG of the window or of the web view alone, written to `path`.
     case snapshot(path: String, target: SnapshotTarget)
-    /// Stream events on this connection from now on: `bridge` messages and `state` changes
-    /// (both when `kinds` is empty). The answer comes first; event lines follow until the client
+    /// Stream events on this connection from now on: `bridge` messages, `state` changes and
+    /// `warning`s (all when `kinds` is empty). The answer comes first; event lines follow until the client
     /// hangs up, and the connection takes no more requests.
     case events(kinds: [String])
     /// Resize the window (unmaximized, not full screen) to `width` × `height` pixels, as a
@@ -65,7 +65,7 @@ public enum ControlCommand: Sendable, Equatable {
     public static let names = ["state", "wait", "events", "snapshot", "eval", "resize", "memory-pressure", "reload", "back",
                                "open-url", "permission", "lifecycle", "action", "download"]
     /// What `events` can stream.
-    public static let eventKinds = ["bridge", "state"]
+    public static let eventKinds = ["bridge", "state", "warning"]
 }
 
 /// A command of an app's own contract as it arrived: its name and the request's other members.

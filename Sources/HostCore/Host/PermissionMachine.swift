@@ -196,6 +196,14 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         return JSONWriter.string(.object(object))
     }
 
+    /// What is wrong with a profile's file, or nil when it is one: a JSON object (a kind or
+    /// answer it does not know is not damage, only left out). A damaged file is kept aside and
+    /// the person told, never silently forgotten.
+    public static func fileProblem(_ bytes: [UInt8]) -> String? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return "it is not UTF-8 text" }
+        return (try? JSONParser.parse(text, maxDepth: 2))?.objectValue == nil ? "it is not a JSON object of answers" : nil
+    }
+
     /// Reads a profile's file; anything not understood (a damaged file, an unknown kind or
     /// value) is left out: that question is asked again.
     public static func parse(_ text: String) -> [PermissionKind: Bool] {

@@ -2,11 +2,13 @@ import HostCore
 
 /// The control interface's `events` stream: every bridge message in both directions (the same
 /// records as `--bridge-log`, credentials redacted) and every change of the native state (the
-/// top-level keys of `state` that changed, with their new values), one JSON object per line,
+/// top-level keys of `state` that changed, with their new values) and every warning for the
+/// developer (a share the phone lets through with a credential, a damaged profile file kept
+/// aside), one JSON object per line,
 /// to each connection that asked. State is compared every 50 ms, and only while someone listens.
 @MainActor
 package final class EventStream {
-    package enum Kind: String, CaseIterable { case bridge, state }
+    package enum Kind: String, CaseIterable { case bridge, state, warning }
 
     private struct Subscriber {
         let kinds: Set<Kind>
@@ -40,6 +42,14 @@ package final class EventStream {
     func bridge(_ record: String) {
         guard record.hasPrefix("{"), subscribers.values.contains(where: { $0.kinds.contains(.bridge) }) else { return }
         publish(.bridge, #"{"event":"bridge","# + record.dropFirst())
+    }
+
+    /// A warning (`{"event":"warning","time":…, …fields}`), for those who want them.
+    func warning(_ fields: JSONObject) {
+        guard subscribers.values.contains(where: { $0.kinds.contains(.warning) }) else { return }
+        var object: JSONObject = ["event": "warning", "time": .number(wallClockSeconds())]
+        for member in fields.members { object[member.key] = member.value }
+        publish(.warning, JSONWriter.string(.object(object)))
     }
 
     private func publish(_ kind: Kind, _ line: String) {

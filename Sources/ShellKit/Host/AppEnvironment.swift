@@ -47,6 +47,18 @@ package struct AppEnvironment {
         events.bridge(line)
     }
 
+    /// A warning for the developer, beside the stderr line the caller writes: to the event
+    /// stream (`warning`) and, when it concerns a page's bridge (`bridgeContext`: the page's
+    /// context), to the bridge log as a record of its own (`"dir":"warning"`, which replay skips).
+    package func warn(_ fields: JSONObject, bridgeContext: String? = nil) {
+        if let bridgeLog, let bridgeContext {
+            var record: JSONObject = ["t": .number(wallClockSeconds()), "dir": "warning", "context": .string(bridgeContext)]
+            for member in fields.members { record[member.key] = member.value }
+            bridgeLog.write(BridgeLog.line(record))
+        }
+        events.warning(fields)
+    }
+
     /// A profile's network session in its directories (WebKit's automation session under
     /// `--automation`).
     package func networkSession(data: String, cache: String) -> NetworkSessionPointer {

@@ -32,8 +32,31 @@ package final class PermissionCenter {
 
     private init(file: String?, attended: Bool) {
         self.file = file
-        let text = file.flatMap { try? FileReading.bytes($0, limit: 64 << 10) }.map { String(decoding: $0, as: UTF8.self) }
-        machine = PermissionMachine(attended: attended, remembered: text.map(PermissionMachine.parse) ?? [:])
+        let bytes = file.flatMap { Self.load(ProfileFile($0, what: "the permission answers", limit: Self.maxFileBytes)) }
+        machine = PermissionMachine(attended: attended, remembered: bytes.map { PermissionMachine.parse(String(decoding: $0, as: UTF8.self)) } ?? [:])
+    }
+
+    static let maxFileBytes = 64 << 10
+
+    /// The file's bytes when it holds answers; nil when there is none, when it is refused (a
+    /// FIFO, a link to nothing: left as it is) or damaged (kept aside) — said on standard error.
+    private static func load(_ file: ProfileFile) -> [UInt8]? {
+        let problem: String
+        do throws(UsageError) {
+            switch try file.read() {
+            case .absent: return nil
+            case .bytes(let bytes):
+                guard let found = PermissionMachine.fileProblem(bytes) else { return bytes }
+                problem = found
+            case .damaged(let found): problem = found
+            }
+            let kept = try file.keepAside(problem)
+            printError("hostshell: warning: " + TerminalText.escaped(ProfileFileRules.keptAside(
+                path: file.path, what: file.what, problem: kept.problem, aside: kept.path, instead: "every question will be asked again")))
+        } catch {
+            printError("hostshell: warning: \(TerminalText.escaped(error.message))")
+        }
+        return nil
     }
 
     /// WebKit asks, for `page`: the request is kept (a reference of ours) until it is answered.
@@ -82,7 +105,11 @@ package final class PermissionCenter {
         case .save(let remembered):
             guard let file else { return }
             do throws(UsageError) {
-                try AtomicFile.write(Array(PermissionMachine.file(remembered).utf8), to: file, what: "the permission answers")
+                let profileFile = ProfileFile(file, what: "the permission answers", limit: Self.maxFileBytes)
+                if let kept = try profileFile.write(Array(PermissionMachine.file(remembered).utf8), damage: PermissionMachine.fileProblem) {
+                    printError("hostshell: warning: " + TerminalText.escaped(ProfileFileRules.keptAside(
+                        path: file, what: profileFile.what, problem: kept.problem, aside: kept.path, instead: "the new answers are saved")))
+                }
             } catch {
                 printError("hostshell: \(error.message); the answers hold until the app ends")
             }

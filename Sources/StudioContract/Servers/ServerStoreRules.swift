@@ -48,10 +48,7 @@ public enum ServerStoreRules {
     /// taken — two damaged lists in one second — a number. The glue creates the name exclusively
     /// (`O_EXCL`) and tries the next attempt when it exists, so no kept copy is ever replaced.
     public static func damagedName(utcSeconds: Int, attempt: Int) -> String {
-        let (year, month, day, hour, minute, second) = CivilTime.components(utcSeconds)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let stamp = "\(year)\(two(month))\(two(day))T\(two(hour))\(two(minute))\(two(second))Z"
-        return "\(fileName).damaged-\(stamp)" + (attempt > 1 ? "-\(attempt)" : "")
+        ProfileFileRules.damagedName(fileName, utcSeconds: utcSeconds, attempt: attempt)
     }
 
     /// How many names `damagedName` offers before the glue gives up (and keeps the damaged list

@@ -29,6 +29,7 @@ extension OpenSession: StudioPageHost {
         case .withdrawAlert(let alertId): withdrawAlert(alertId, for: page)
         case .haptic(let feedback): showHaptic(feedback)
         case .showShare(let request): showShare(request, for: page)
+        case .shareWarned(let warnings): warnShare(warnings, for: page)
         case .startQRScan(let requestId): startQRScan(requestId, for: page)
         case .withdrawQRScan: withdrawQRScan()
         default: break  // nothing else reaches a session from a page that is not its own

@@ -25,6 +25,8 @@ package final class OpenSession {
     /// The share panel while it is open, the last choice made in one, recent haptic feedback.
     var sharePanel: SharePanel?
     var lastShare: JSONValue?
+    /// The latest shares that carried what the phone's rules miss (`ShareLint`), newest last.
+    var shareWarnings: [JSONValue] = []
     var haptics: [String] = []
     /// The QR scan dialog while it is open.
     var qrScan: QRScanDialog?

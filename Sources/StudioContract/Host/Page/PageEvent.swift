@@ -77,6 +77,9 @@ public enum PageEffect: Sendable, Equatable {
     case haptic(HapticFeedback)
     /// Show the share panel for this content (it passed the refusal rules).
     case showShare(ShareRequest)
+    /// The share just shown passed the phone's refusal rules but, read as a server or a person
+    /// may read it, breaks them (`ShareLint`): tell the developer (it is shared all the same).
+    case shareWarned([ShareWarning])
     /// Main page: open a native sheet for this presentation (the reply already said yes).
     case openPresentation(PresentationOpen)
     /// Sheet page: its prewarm finished (`presentation/ready`).

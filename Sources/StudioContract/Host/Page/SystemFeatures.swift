@@ -20,7 +20,7 @@ public struct SystemFeatures: Machine, Sendable, Equatable {
         case withdrawScan
     }
 
-    /// Replies, `.haptic`, `.showShare`, `.startQRScan`, `.withdrawQRScan`, and `.send` of
+    /// Replies, `.haptic`, `.showShare` (and `.shareWarned`), `.startQRScan`, `.withdrawQRScan`, and `.send` of
     /// `system/qr-scan-result`.
     public typealias Effect = PageEffect
 
@@ -50,7 +50,9 @@ public struct SystemFeatures: Machine, Sendable, Equatable {
                 return [.reply(.failure(id: id, code: .unavailable))]
             }
             shareOpen = true
-            return [.reply(.ok(id)), .showShare(request)]
+            // Shared as the phone shares it; what the phone's rules miss is said, not refused.
+            let warnings = ShareLint.warnings(for: request, serverOrigin: serverOrigin)
+            return [.reply(.ok(id)), .showShare(request)] + (warnings.isEmpty ? [] : [.shareWarned(warnings)])
 
         case .shareClosed:
             shareOpen = false
