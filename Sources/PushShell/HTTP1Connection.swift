@@ -63,7 +63,8 @@ final class HTTP1Connection {
         }
         reader.append(UnsafeBufferPointer(start: Self.readBuffer, count: count))
         process()
-        return !closed && !busy && !ending && outgoing.count <= APNsLimits.unsentBytes
+        // Lingering keeps this watch to drop what still comes; otherwise reading waits for the answer.
+        return !closed && (lingering || (!busy && !ending && outgoing.count <= APNsLimits.unsentBytes))
     }
 
     /// Takes the reader's steps until it needs more bytes, a request is with the service, or
