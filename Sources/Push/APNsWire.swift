@@ -25,14 +25,16 @@ public enum APNsWire {
     }
 
     /// One HTTP/1.1 response: status line, headers, `content-length`, `connection: close` when
-    /// the connection ends after it, then the body.
-    public static func http1Response(status: Int, headers: [(name: String, value: String)], body: [UInt8], close: Bool) -> [UInt8] {
+    /// the connection ends after it, then the body — left out for a HEAD request, whose answer
+    /// has none (RFC 9110 §9.3.2), its length still said.
+    public static func http1Response(status: Int, headers: [(name: String, value: String)], body: [UInt8], close: Bool,
+                                     toHead: Bool = false) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n"
         for header in headers { text += header.name + ": " + header.value + "\r\n" }
         text += "content-length: \(body.count)\r\n"
         if close { text += "connection: close\r\n" }
         text += "\r\n"
-        return Array(text.utf8) + body
+        return Array(text.utf8) + (toHead ? [] : body)
     }
 
     /// What a client that sent `expect: 100-continue` waits for before its body.

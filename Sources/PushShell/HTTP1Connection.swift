@@ -93,17 +93,17 @@ final class HTTP1Connection {
         busy = true
         var request = APNsRequest(method: head.method, path: head.target, lowerCaseHeaders: head.headers, body: body)
         request.bodyOverLimit = overLimit
-        let keepAlive = head.keepAlive && !overLimit
+        let keepAlive = head.keepAlive && !overLimit, toHead = head.method == "HEAD"
         service.handle(request, environment: environment, transport: "http/1.1") { [weak self] decision in
-            self?.answer(decision, keepAlive: keepAlive)
+            self?.answer(decision, keepAlive: keepAlive, toHead: toHead)
         }
     }
 
-    private func answer(_ decision: APNsDecision, keepAlive: Bool) {
+    private func answer(_ decision: APNsDecision, keepAlive: Bool, toHead: Bool) {
         guard !closed else { return }
         busy = false
         if !keepAlive { ending = true }
-        send(APNsWire.http1Response(status: decision.status, headers: decision.headers, body: decision.body, close: !keepAlive))
+        send(APNsWire.http1Response(status: decision.status, headers: decision.headers, body: decision.body, close: !keepAlive, toHead: toHead))
         guard !closed, !processing else { return }
         process()
         if !closed && !busy && !ending && outgoing.count <= APNsLimits.unsentBytes { watchReadable() }

@@ -117,6 +117,8 @@ struct PushServerLimitsTests {
         #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 413 Payload Too Large\r\napns-id: x\r\ncontent-type: application/json\r\n"
                 + "content-length: 28\r\nconnection: close\r\n\r\n{\"reason\":\"PayloadTooLarge\"}")
         #expect(String(decoding: APNsWire.http1Continue, as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+        let head = APNsWire.http1Response(status: 405, headers: [], body: Array("{}".utf8), close: false, toHead: true)
+        #expect(String(decoding: head, as: UTF8.self) == "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 2\r\n\r\n", "HEAD: the length, no body")
         for status in [200, 400, 403, 404, 405, 410, 413, 429, 431, 500, 501, 503, 505] { #expect(APNsWire.reasonPhrase(status) != "Status") }
     }
 
