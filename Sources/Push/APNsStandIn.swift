@@ -34,6 +34,9 @@ public struct APNsRequest: Sendable {
     /// Every header in order, names in lower case (HTTP/2's pseudo-headers left out).
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// The body went on past `APNsLimits.requestBodyCap` (`body` holds its start): the front
+    /// stopped reading it, and the request is answered as Apple answers one too large.
+    public var bodyOverLimit = false
     public init(method: String, path: String, headers: [(name: String, value: String)], body: [UInt8]) {
         self.init(method: method, path: path, lowerCaseHeaders: headers.map { header in
             header.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? (header.name.lowercased(), header.value) : header
@@ -250,8 +253,8 @@ public struct APNsStandIn: Sendable {
         if let collapseID, collapseID.utf8.count > APNsLimits.collapseIDBytes { return fail(.badCollapseId) }
         guard APNsDeviceToken.isWellFormed(token) else { return fail(.badDeviceToken) }
         let device = APNsDeviceToken.lowercased(token)
-        guard !request.body.isEmpty else { return fail(.payloadEmpty) }
-        guard request.body.count <= pushType.payloadLimit else { return fail(.payloadTooLarge) }
+        guard !request.body.isEmpty || request.bodyOverLimit else { return fail(.payloadEmpty) }
+        guard !request.bodyOverLimit, request.body.count <= pushType.payloadLimit else { return fail(.payloadTooLarge) }
         let known = devices[device]
         if let known {
             guard known.environment == environment else { return fail(.badDeviceToken) }

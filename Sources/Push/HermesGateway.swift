@@ -29,6 +29,10 @@ public enum HermesGateway {
         }
     }
 
+    /// The longest request body the gateway reads (a `/push` is a few hundred bytes: the texts
+    /// that leave a Hermes server are generic); a longer one is refused (413) as it arrives.
+    public static let requestBodyBytes = 16 * 1024
+
     public static let types: Set<String> = ["approval", "clarify", "complete", "error"]
 
     static func error(_ status: Int, _ text: String) -> Outcome { .answer(status: status, body: ["error": .string(text)]) }

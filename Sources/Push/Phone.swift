@@ -293,3 +293,13 @@ public struct SimulatorPushFile: Sendable, Equatable {
         payload = object
     }
 }
+
+/// How a server hands a push to a device's socket without ever waiting on it: the device has
+/// `ackTimeoutMs` to answer; a device whose socket takes no connection or no line at once (its
+/// app stopped, its queue full) is answered for at once as not taking pushes.
+public enum PhoneDeliveryLimits {
+    /// How long a running app has to acknowledge a push.
+    public static let ackTimeoutMs: UInt32 = 5000
+    /// The longest line a device's answer may be.
+    public static let ackLineBytes = 4096
+}

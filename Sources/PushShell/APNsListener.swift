@@ -4,25 +4,27 @@ import HostCore
 import Push
 import ShellKit
 
-/// One environment's port on 127.0.0.1. Each connection is told apart by its first bytes: a TLS
-/// handshake (→ OpenSSL, ALPN h2, nghttp2), HTTP/2's connection preface (→ h2c, nghttp2), or
-/// anything else (→ HTTP/1.1, libsoup).
+/// One environment's port on 127.0.0.1. Each connection is told apart by its first bytes
+/// (`APNsWire.kind`): a TLS handshake (→ OpenSSL, ALPN h2, nghttp2), HTTP/2's connection preface
+/// (→ h2c, nghttp2), or anything else (→ HTTP/1.1, `HTTP1Connection`). The bytes read to tell
+/// them apart are handed on, so a client that stops half way is never woken for again.
+/// At most `APNsLimits.connectionsPerListener` connections are kept; more are closed at once.
 @MainActor
 package final class APNsListener {
-    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
     let environment: APNsEnvironment
     private let service: APNsService
     private let tls: TLSServerContext?
-    private let http1: HTTP1Front
     private var listenFD: Int32 = -1
+    private var listenWatch: UInt32 = 0
     package private(set) var port = 0
-    private var connections: [ObjectIdentifier: H2Connection] = [:]
+    /// Every connection kept, by descriptor: being told apart (nil) or served.
+    private var connections: [Int32: AnyObject?] = [:]
+    private var sniffed: [Int32: [UInt8]] = [:]
 
     init(environment: APNsEnvironment, service: APNsService, tls: TLSServerContext?) {
         self.environment = environment
         self.service = service
         self.tls = tls
-        http1 = HTTP1Front(environment: environment, service: service)
     }
 
     package func start(port requested: Int) throws(UsageError) {
@@ -44,47 +46,81 @@ package final class APNsListener {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         port = Int(UInt16(bigEndian: address.sin_port))
         listenFD = fd
-        MainLoop.watch(fd, G_IO_IN) { [self] in  // the source holds the listener: it lives as long as the process
-            acceptAll()
-            return true
+        watchListener()
+    }
+
+    private func watchListener() {
+        listenWatch = MainLoop.watch(listenFD, G_IO_IN) { [weak self] in
+            guard let self else { return false }
+            if self.acceptAll() { return true }
+            // Out of descriptors: the waiting connection would wake the loop without end. Look again later.
+            self.listenWatch = 0
+            MainLoop.after(milliseconds: APNsLimits.acceptRetryMs) { [weak self] in self?.watchListener() }
+            return false
         }
     }
 
-    private func acceptAll() {
+    /// Accepts every waiting connection; false when the process is out of descriptors.
+    private func acceptAll() -> Bool {
         while true {
             let fd = accept(listenFD, nil, nil)
-            guard fd >= 0 else { return }
+            guard fd >= 0 else { return !(errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) }
+            guard connections.count < APNsLimits.connectionsPerListener else { Glibc.close(fd); continue }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            connections[fd] = .some(nil)
             MainLoop.watch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)) { [weak self] in
-                self?.sniff(fd) ?? false
+                guard let self else { Glibc.close(fd); return false }
+                return self.sniff(fd)
             }
         }
     }
 
-    /// Looks at a new connection's first bytes; true to wait for more.
+    /// Reads a new connection's first bytes until they say what it is; true to wait for more.
     private func sniff(_ fd: Int32) -> Bool {
-        var head = [UInt8](repeating: 0, count: Self.preface.count)
-        let count = recv(fd, &head, head.count, Int32(MSG_PEEK))
-        if count < 0 && (errno == EAGAIN || errno == EINTR) { return true }
-        guard count > 0 else { Glibc.close(fd); return false }
-        if head[0] == 0x16 {
-            guard let tls, let ssl = tls.session(fd: fd) else { Glibc.close(fd); return false }  // TLS without --tls
-            adopt(H2Connection(fd: fd, ssl: ssl, environment: environment, service: service, onClose: forget))
-        } else if head[0..<count].elementsEqual(Self.preface[0..<count]) {
-            if count < Self.preface.count { return true }
-            adopt(H2Connection(fd: fd, ssl: nil, environment: environment, service: service, onClose: forget))
-        } else {
-            http1.accept(fd: fd)
+        var first: UInt8 = 0
+        let peeked = recv(fd, &first, 1, Int32(MSG_PEEK))
+        if peeked < 0 && (errno == EAGAIN || errno == EINTR) { return true }
+        guard peeked > 0 else { return drop(fd) }
+        var bytes = sniffed[fd] ?? []
+        if bytes.isEmpty && first == 0x16 {  // TLS: OpenSSL reads the handshake from the socket itself
+            sniffed[fd] = nil
+            guard let tls, let ssl = tls.session(fd: fd) else { return drop(fd) }  // TLS without --tls
+            return adopt(fd, H2Connection(fd: fd, ssl: ssl, initial: [], environment: environment, service: service, onClose: forget))
         }
+        var chunk = [UInt8](repeating: 0, count: APNsWire.preface.count - bytes.count)
+        let count = read(fd, &chunk, chunk.count)
+        guard count > 0 else { return count < 0 && (errno == EAGAIN || errno == EINTR) ? true : drop(fd) }
+        bytes += chunk[0..<count]
+        switch APNsWire.kind(of: bytes[...]) {
+        case .needMore:
+            sniffed[fd] = bytes
+            return true
+        case .h2c:
+            sniffed[fd] = nil
+            return adopt(fd, H2Connection(fd: fd, ssl: nil, initial: bytes, environment: environment, service: service, onClose: forget))
+        case .http1, .tls:
+            sniffed[fd] = nil
+            return adopt(fd, HTTP1Connection(fd: fd, initial: bytes, environment: environment, service: service, onClose: forget))
+        }
+    }
+
+    private func drop(_ fd: Int32) -> Bool {
+        sniffed[fd] = nil
+        connections[fd] = nil
+        Glibc.close(fd)
         return false
     }
 
-    private func adopt(_ connection: H2Connection) {
-        if !connection.closed { connections[ObjectIdentifier(connection)] = connection }
+    /// Keeps a served connection until it closes (it may have closed already, answering at once).
+    private func adopt(_ fd: Int32, _ connection: AnyObject) -> Bool {
+        let closed = (connection as? H2Connection)?.closed ?? (connection as? HTTP1Connection)?.closed ?? true
+        if !closed { connections[fd] = .some(connection) }
+        return false
     }
 
-    private func forget(_ connection: H2Connection) { connections[ObjectIdentifier(connection)] = nil }
+    private func forget(_ connection: H2Connection) { connections[connection.fd] = nil }
+    private func forget(_ connection: HTTP1Connection) { connections[connection.fd] = nil }
 }

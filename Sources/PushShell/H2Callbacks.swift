@@ -17,6 +17,11 @@ package enum H2Callbacks {
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { session, frame, name, nameLength, value, valueLength, _, data in
             guard let frame, let name, let value,
                   let stream = H2Connection.from(data).streams.stream(session, frame.pointee.hd.stream_id) else { return 0 }
+            // Past the list's limit the stream is reset: nothing of an endless list is kept (a
+            // few bytes of HPACK can name a table entry of kilobytes again and again).
+            guard stream.budget.take(nameBytes: nameLength, valueBytes: valueLength) else {
+                return Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+            }
             let nameBytes = UnsafeBufferPointer(start: name, count: nameLength)
             guard nameLength > 0, name[0] == UInt8(ascii: ":") else {
                 guard APNsRequest.readsHeader(named: nameBytes) else { return 0 }
@@ -32,9 +37,14 @@ package enum H2Callbacks {
             return 0
         }
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { session, _, streamID, bytes, length, data in
-            guard let bytes, let stream = H2Connection.from(data).streams.stream(session, streamID) else { return 0 }
+            let connection = H2Connection.from(data)
+            guard let bytes, let stream = connection.streams.stream(session, streamID), !stream.handedOn else { return 0 }
             let room = APNsLimits.requestBodyCap - stream.body.count
-            if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(length, room))) }
+            stream.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(length, room)))
+            guard length > room else { return 0 }
+            // Past the cap: answered now, as Apple answers a payload too large; the rest is dropped.
+            stream.overLimit = true
+            H2Callbacks.handOn(stream, streamID, connection)
             return 0
         }
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { session, frame, data in
@@ -43,16 +53,31 @@ package enum H2Callbacks {
             let ended = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
             guard ended, type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue) else { return 0 }
             let connection = H2Connection.from(data)
-            guard let stream = connection.streams.stream(session, id) else { return 0 }
-            // nghttp2 refuses header names with capitals, as HTTP/2 does.
-            let request = APNsRequest(method: stream.method, path: stream.path, lowerCaseHeaders: stream.headers, body: stream.body)
-            MainActor.assumeIsolated { connection.requestComplete(id, request) }
+            guard let stream = connection.streams.stream(session, id), !stream.handedOn else { return 0 }
+            H2Callbacks.handOn(stream, id, connection)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { session, frame, data in
+            // A stream answered before its body ended: once the answer's last frame is out, the
+            // client is told to stop sending it.
+            guard let frame, frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
+                  let stream = H2Connection.from(data).streams.stream(session, frame.pointee.hd.stream_id), stream.overLimit else { return 0 }
+            nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), frame.pointee.hd.stream_id, UInt32(NGHTTP2_NO_ERROR.rawValue))
             return 0
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, data in
             H2Connection.from(data).streams.end(streamID)
             return 0
         }
+    }
+
+    /// Hands a stream's request to the connection, once.
+    static func handOn(_ stream: H2Stream, _ id: Int32, _ connection: H2Connection) {
+        stream.handedOn = true
+        // nghttp2 refuses header names with capitals, as HTTP/2 does.
+        var request = APNsRequest(method: stream.method, path: stream.path, lowerCaseHeaders: stream.headers, body: stream.body)
+        request.bodyOverLimit = stream.overLimit
+        MainActor.assumeIsolated { connection.requestComplete(id, request) }
     }
 
     /// Copies a response body out as DATA frames (the stream rides in the data source); the

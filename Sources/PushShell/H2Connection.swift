@@ -28,7 +28,7 @@ package final class H2Connection {
     private(set) var closed = false
     var transport: String { ssl == nil ? "h2c" : "h2" }
 
-    init(fd: Int32, ssl: OpaquePointer?, environment: APNsEnvironment, service: APNsService, onClose: @escaping (H2Connection) -> Void) {
+    init(fd: Int32, ssl: OpaquePointer?, initial: [UInt8], environment: APNsEnvironment, service: APNsService, onClose: @escaping (H2Connection) -> Void) {
         self.fd = fd
         self.ssl = ssl
         self.environment = environment
@@ -41,15 +41,34 @@ package final class H2Connection {
         // connection can go (its listener holds it until `onClose`), and no callback runs after that.
         nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
         nghttp2_session_callbacks_del(callbacks)
-        var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: 1000)]
-        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, 1)
+        // Streams and header lists within the stand-in's bounds (APNsLimits): nghttp2 refuses a
+        // stream past the first; the header callback resets one whose list grows past the second.
+        var settings = [nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                                               value: UInt32(APNsLimits.concurrentStreams)),
+                        nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                                               value: UInt32(APNsLimits.headerListBytes))]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        if !initial.isEmpty {  // the preface, read to tell the connection apart
+            receiving = true
+            let taken = initial.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, $0.count) }
+            receiving = false
+            if taken < 0 { close(); return }
+        }
+        watchReadable()
+        _ = readable()
+    }
+
+    private func watchReadable() {
+        guard inWatch == 0, !closed else { return }
         inWatch = MainLoop.watch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)) { [weak self] in
-            self?.readable() ?? false
+            guard let self else { return false }
+            let again = self.readable()
+            if !again { self.inWatch = 0 }
+            return again
         }
         // Dispatched without GLib taking its descriptor out of the poll set and back each time
         // (which wakes the loop with an eventfd write per request); nothing here runs a nested loop.
         if let source = g_main_context_find_source_by_id(nil, inWatch) { g_source_set_can_recurse(source, 1) }
-        _ = readable()
     }
 
     nonisolated static func from(_ data: UnsafeMutableRawPointer?) -> H2Connection { Unmanaged<H2Connection>.fromOpaque(data!).takeUnretainedValue() }
@@ -59,6 +78,8 @@ package final class H2Connection {
         guard !closed else { return false }
         let buffer = Self.readBuffer, capacity = 16 * 1024
         while !closed {
+            // A client that does not read its answers is not read from either, until it has.
+            if outgoing.count > APNsLimits.unsentBytes { pump(); return false }
             var count = 0
             if let ssl {
                 let result = SSL_read(ssl, buffer, Int32(capacity))
@@ -84,7 +105,7 @@ package final class H2Connection {
         }
         guard checkALPN() else { return false }
         pump()
-        return !closed
+        return !closed && outgoing.count <= APNsLimits.unsentBytes
     }
 
     /// Over TLS only `h2` is spoken: a client that did not ask for it is closed on.
@@ -121,6 +142,7 @@ package final class H2Connection {
             case .failed: close(); return
             }
         }
+        if !closed && inWatch == 0 && !receiving { watchReadable() }  // the client read its answers: read it again
     }
 
     package enum WriteOutcome { case wrote(Int), later, failed }
@@ -146,7 +168,7 @@ package final class H2Connection {
             guard let self else { return false }
             self.outWatch = 0
             self.flush()
-            _ = self.readable()
+            if self.inWatch != 0 { _ = self.readable() }
             return false
         }
     }

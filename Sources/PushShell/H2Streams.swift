@@ -1,5 +1,6 @@
 import CGtk
 import CHTTP2
+import Push
 
 /// One request stream of an `H2Connection`: what the client sent, and the answer going back.
 package final class H2Stream {
@@ -8,6 +9,12 @@ package final class H2Stream {
     var body: [UInt8] = []
     var response: [UInt8] = []
     var sent = 0
+    /// The header list so far, against `APNsLimits.headerListBytes`.
+    var budget = HeaderListBudget()
+    /// Handed to the service already: its body went past `APNsLimits.requestBodyCap`, and what
+    /// more comes of it is dropped; the stream is reset (NO_ERROR) once its answer is out.
+    var overLimit = false
+    var handedOn = false
 }
 
 /// A connection's open streams. nghttp2 calls back only on the main thread, inside the

@@ -29,6 +29,8 @@ package final class HermesGatewayServer {
         soup_session_set_timeout(session, 10)
         server = cgtk_soup_server_new()!
         SoupServing.handle(server) { [weak self] message, path in self?.handle(message, path: path) }
+        SoupBounds(bodyBytes: HermesGateway.requestBodyBytes, lingerMs: APNsLimits.lingerMs, lingerBytes: APNsLimits.lingerBytes,
+                   refusal: ["error": .string("the body is longer than \(HermesGateway.requestBodyBytes) bytes")]).apply(to: server)
     }
 
     package func start(port requested: Int) throws(UsageError) {

@@ -33,17 +33,37 @@ package enum PhoneSocket {
         return fd
     }
 
-    /// A connected socket, or nil when nothing listens there.
-    static func connect(_ path: String) -> Int32? {
-        guard path.utf8.count <= UnixSocket.maxPathBytes else { return nil }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+    /// What connecting to a device's socket came to, at once.
+    package enum Connection { case connected(Int32), busy, absent }
+
+    /// A connected non-blocking socket; `.busy` when something listens there but takes no
+    /// connection now (its app stopped, its queue full), `.absent` when nothing listens. Never waits.
+    static func connect(_ path: String) -> Connection {
+        guard path.utf8.count <= UnixSocket.maxPathBytes else { return .absent }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return .absent }
         var address = Self.address(path)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard connected == 0 else { close(fd); return nil }
-        return fd
+        guard connected != 0 else { return .connected(fd) }
+        let failure = errno
+        close(fd)
+        return failure == EAGAIN || failure == EINPROGRESS ? .busy : .absent
+    }
+
+    /// Writes `line` and a newline to a non-blocking socket if it takes all of it now; false
+    /// when it does not (a device that reads nothing is not waited on).
+    static func sendLineNow(_ fd: Int32, _ line: String) -> Bool {
+        let bytes = Array((line + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
     }
 
     /// Writes `line` and a newline (a few hundred bytes to a local socket: it fits its buffer).
@@ -92,7 +112,7 @@ package enum PhoneSocket {
             wait.pending += chunk[0..<n]
             if let newline = wait.pending.firstIndex(of: UInt8(ascii: "\n")) {
                 finish(String(decoding: wait.pending[..<newline], as: UTF8.self))
-            } else if wait.pending.count > 4096 {
+            } else if wait.pending.count > PhoneDeliveryLimits.ackLineBytes {
                 finish(nil)
             }
             return true  // `finish` removes the source

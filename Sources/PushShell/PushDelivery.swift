@@ -21,7 +21,7 @@ protocol PushDelivery: AnyObject {
 @MainActor
 package final class PhoneDelivery: PushDelivery {
     /// How long a running app has to acknowledge.
-    static let ackTimeoutMs: UInt32 = 5000
+    static let ackTimeoutMs = PhoneDeliveryLimits.ackTimeoutMs
     /// Who holds what, kept between pushes by a server (`watching`); read afresh by a one-shot.
     private let watch: TokenHolderWatch?
 
@@ -39,12 +39,19 @@ package final class PhoneDelivery: PushDelivery {
     /// Sends `push` to the running device holding its token, else keeps it for the profile.
     func send(_ push: PhonePush, done: @escaping @MainActor (PhoneAck?) -> Void) {
         let holders = holders
-        if let entry = holders.entry(push.token), let fd = Self.connect(entry) {
-            guard PhoneSocket.writeLine(fd, push.line) else { close(fd); return done(.refused("the device closed its socket")) }
-            PhoneSocket.awaitLine(fd, timeoutMs: Self.ackTimeoutMs) { line in
-                done(line.map(PhoneAck.init(line:)) ?? .refused("the device did not answer within \(Self.ackTimeoutMs / 1000) s"))
+        if let entry = holders.entry(push.token) {
+            switch Self.connect(entry) {
+            case .connected(let fd):
+                guard PhoneSocket.sendLineNow(fd, push.line) else { close(fd); return done(.refused("the device is not taking pushes (its socket takes no more)")) }
+                PhoneSocket.awaitLine(fd, timeoutMs: Self.ackTimeoutMs) { line in
+                    done(line.map(PhoneAck.init(line:)) ?? .refused("the device did not answer within \(Self.ackTimeoutMs / 1000) s"))
+                }
+                return
+            case .busy:
+                // Its app runs but takes no connection now (stopped, or its queue is full): never waited on.
+                return done(.refused("the device is not taking pushes (its socket's queue is full)"))
+            case .absent: break
             }
-            return
         }
         guard let profile = holders.profile(push.token) else { return done(nil) }
         do throws(UsageError) {
@@ -65,19 +72,22 @@ package final class PhoneDelivery: PushDelivery {
         return PhoneEntry(fileText: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// A connection to the entry's device; a stale entry (its app ended without stopping)
-    /// fails to connect and is removed.
-    static func connect(_ entry: PhoneEntry) -> Int32? {
-        if let fd = PhoneSocket.connect(entry.socket) { return fd }
-        unlink(PhoneDirectory.entryPath(PhoneListener.directory, token: entry.token))
-        return nil
+    /// A connection to the entry's device, made without waiting; a stale entry (its app ended
+    /// without stopping) fails to connect and is removed.
+    static func connect(_ entry: PhoneEntry) -> PhoneSocket.Connection {
+        let outcome = PhoneSocket.connect(entry.socket)
+        if case .absent = outcome { unlink(PhoneDirectory.entryPath(PhoneListener.directory, token: entry.token)) }
+        return outcome
     }
 
     /// The running device's entry for `token` (something listens on its socket).
     package static func entry(_ token: String) -> PhoneEntry? {
-        guard let entry = readEntry(token), let fd = connect(entry) else { return nil }
-        close(fd)
-        return entry
+        guard let entry = readEntry(token) else { return nil }
+        switch connect(entry) {
+        case .connected(let fd): close(fd); return entry
+        case .busy: return entry
+        case .absent: return nil
+        }
     }
 
     /// Every running device's entry.

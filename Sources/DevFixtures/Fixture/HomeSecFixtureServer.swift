@@ -2,6 +2,7 @@ import CGtk
 import Glibc
 import HomeSec
 import HostCore
+import Push
 import ShellKit
 
 /// The HomeSec-like reference server on libsoup: every request goes to `HomeSecServer`
@@ -26,6 +27,8 @@ package final class HomeSecFixtureServer {
         self.webDirectory = webDirectory
         server = cgtk_soup_server_new()!
         SoupServing.handle(server) { [weak self] message, path in self?.respond(message, path: path) }
+        SoupBounds(bodyBytes: HomeSecServer.requestBodyBytes, lingerMs: APNsLimits.lingerMs, lingerBytes: APNsLimits.lingerBytes,
+                   refusal: ["detail": .string("Request body too large"), "error_code": "PAYLOAD_TOO_LARGE"]).apply(to: server)
     }
 
     /// Listens on 127.0.0.1 at `port`, or at one the system picks.

@@ -49,6 +49,9 @@ public struct HomeSecResponse: Sendable {
 /// `UNAUTHORIZED`), FastAPI's 404/405/422 answers, and CORS as Starlette's middleware does it
 /// (`*` by default, so `capacitor://localhost` may call it). `/__test/log` shows what was received.
 public struct HomeSecServer: Sendable {
+    /// The longest request body the reference server reads (its JSON requests are small); a
+    /// longer one is refused (413) as it arrives.
+    public static let requestBodyBytes = 1 << 20
     public struct Options: Sendable {
         public var authEnabled: Bool
         public var apiKey: String

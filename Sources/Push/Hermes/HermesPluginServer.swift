@@ -7,6 +7,9 @@ import HostCore
 /// raise an event and show what is stored.
 public struct HermesPluginServer: Sendable {
     public static let pluginName = "hermes-push"
+    /// The longest request body the server reads (the plugin's requests are a few hundred
+    /// bytes); a longer one is refused (413) as it arrives.
+    public static let requestBodyBytes = 16 * 1024
     public static let prefix = "/api/plugins/hermes-push"
     public static let hubPath = "/api/dashboard/plugins/hub"
     /// The session id of "Send test notification"'s push.

@@ -20,6 +20,8 @@ package final class HermesPluginHTTP {
         pushURL = gateway.hasSuffix("/push") ? gateway : gateway + "/push"
         server = cgtk_soup_server_new()!
         SoupServing.handle(server) { [weak self] message, path in self?.handle(message, path: path) }
+        SoupBounds(bodyBytes: HermesPluginServer.requestBodyBytes, lingerMs: APNsLimits.lingerMs, lingerBytes: APNsLimits.lingerBytes,
+                   refusal: ["error": .string("the body is longer than \(HermesPluginServer.requestBodyBytes) bytes")]).apply(to: server)
     }
 
     package func start(port requested: Int) throws(UsageError) {
