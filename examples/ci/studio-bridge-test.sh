@@ -20,11 +20,11 @@ sock=$work/app.sock
 ctl() { "$hs" ctl "$sock" "$@"; }
 until ctl state >/dev/null 2>&1; do kill -0 "$app" || exit 1; sleep 0.2; done  # listening, or it died
 
-# Negotiated, with native tabs built from Studio's catalog.
+# Negotiated, with native tabs built from Studio's catalog. Each wait has room for a busy CI machine.
 ctl wait screen=page negotiated=true navigation.kind=tabs --timeout 60 >/dev/null
 # A native tab tap reaches Studio, which follows and says so.
 ctl tap media
-ctl wait navigation.selected=media "url=\"$url/media\"" >/dev/null
+ctl wait navigation.selected=media "url=\"$url/media\"" --timeout 30 >/dev/null
 # Every bridge message for 3 s while Playlists is tapped, as Studio and the host exchanged them.
 # The tap waits for ctl to say (on stderr) that the app streams, so nothing is missed.
 exec 3< <(ctl events --kind bridge --timeout 3 2>&1 > "$work/events")
@@ -36,14 +36,14 @@ wait "$events"; exec 3<&-
 grep -q '"type":"navigation/request"' "$work/events"
 # A sheet from a row's native menu, shown from the prewarmed page, and closed.
 ctl tap screens
-ctl wait presentation.ready=true menus.triggers.0=row-cafeteria >/dev/null
+ctl wait presentation.ready=true menus.triggers.0=row-cafeteria --timeout 30 >/dev/null
 ctl menu-open row-lobby-north
-ctl wait menus.open=row-lobby-north >/dev/null
+ctl wait menus.open=row-lobby-north --timeout 30 >/dev/null
 ctl menu preview
-ctl wait presentation.shown.revealed=true presentation.lastOpen.prewarmed=true >/dev/null
+ctl wait presentation.shown.revealed=true presentation.lastOpen.prewarmed=true --timeout 30 >/dev/null
 ctl snapshot "$work/sheet.png"
 ctl sheet-dismiss
-ctl wait presentation.shown=null >/dev/null
+ctl wait presentation.shown=null --timeout 30 >/dev/null
 
 # The recorded session, replayed against a fresh app: every reply the same.
 kill "$app"; wait "$app" || true
