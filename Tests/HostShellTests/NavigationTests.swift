@@ -83,6 +83,24 @@ struct NavigationTests {
         #expect(other.requests == 0, "no request reached the other server (\(other.connections) connections)")
     }
 
+    @Test("issue 29, the team's own probe: a meta refresh, a scripted form POST and a same-origin redirect to another server send it nothing",
+          arguments: ["meta", "form", "redirect"])
+    func otherWaysOut(_ how: String) throws {
+        let other = try ConnectionCounter()
+        defer { other.stop() }
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let app = live.app
+        _ = try app.state("screen=page", "negotiated=true", timeout: 60)
+        let away = "http://127.0.0.1:\(other.port)/collect-\(how)"
+        let to = away.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? away
+        #expect(try app.ctl("eval", "location.href = '/__test/leave.html?how=\(how)&to=\(to)'; true").status == 0)
+        #expect(try Self.waitFor(away, in: \.refused, app), "\(String(describing: try? Self.external(app))) \(String(describing: try? app.ctl("eval", "location.href").result))")
+        #expect(try app.ctl("eval", "location.pathname").result as? String == "/__test/leave.html", "the main frame stayed")
+        #expect(other.requests == 0, "no request reached the other server (\(other.connections) connections)")
+        #expect(try Self.external(app).opened.isEmpty)
+    }
+
     @Test("a kiosk hands nothing out, not even a person's click")
     func kioskKeepsEverything() throws {
         let home = TemporaryHome()

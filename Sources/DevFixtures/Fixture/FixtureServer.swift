@@ -75,6 +75,14 @@ package final class FixtureServer {
             reply(message, status: 200, type: "application/json", body: JSONWriter.bytes(["count": .number(Double(requestCount))]))
             return
         }
+        if path == "/__test/redirect" {
+            // A redirect to wherever `to` says: a same-origin start that ends elsewhere.
+            let query = soup_server_message_get_uri(message).flatMap { g_uri_get_query($0) }.map { String(cString: $0) } ?? ""
+            let to = FormEncoding.items(query).first { $0.name == "to" }?.value ?? "/"
+            if let headers = soup_server_message_get_response_headers(message) { soup_message_headers_append(headers, "Location", to) }
+            reply(message, status: 302, type: "text/plain; charset=utf-8", body: Array("moved\n".utf8))
+            return
+        }
         if path == "/__test/attachment" {
             // A file the browser could show, sent as an attachment: a download all the same.
             if let headers = soup_server_message_get_response_headers(message) {

@@ -65,8 +65,15 @@ extension WebPage {
     func judgeBlocked(_ uri: String, _ error: UnsafeMutablePointer<GError>?) -> Bool {
         guard let error, error.pointee.domain == webkit_policy_error_quark(), error.pointee.code == Self.blockedByContentBlocker else { return false }
         if lettingGo { return true }
-        let verdict = navigation.decide(NavigationPolicy.Request(stage: .response(mainFrame: true), url: uri), now: monotonicSeconds())
-        if verdict.action != .load { trust.handoff.carryOut(uri, verdict) }
+        // Blocked after a redirect, WebKit names the address the load started from, which the
+        // rules admit: the address blocked is the redirect's.
+        var blocked = uri
+        if MainFrameConfinement.admits(uri, origin: trust.origin), let lastRedirect, !MainFrameConfinement.admits(lastRedirect, origin: trust.origin) {
+            blocked = lastRedirect
+        }
+        lastRedirect = nil
+        let verdict = navigation.decide(NavigationPolicy.Request(stage: .response(mainFrame: true), url: blocked), now: monotonicSeconds())
+        if verdict.action != .load { trust.handoff.carryOut(blocked, verdict) }
         return true  // no error page: the page stays where it was
     }
 }

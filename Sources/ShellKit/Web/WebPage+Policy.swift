@@ -65,6 +65,7 @@ extension WebPage {
             return true
         }
         guard let request = Self.facts(OpaquePointer(decision), type) else { return false }
+        if request.isRedirect, request.stage == .action { lastRedirect = request.url }
         let verdict = navigation.decide(request, now: monotonicSeconds())
         if verdict.action == .load {
             // A download a person asked for: the engine saves it (`DownloadCenter` places it).

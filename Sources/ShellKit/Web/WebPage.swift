@@ -43,6 +43,9 @@ package final class WebPage {
     var confinementFilter: String?
     var confinementHostLoads: [String] = []
     var pendingLoad: String?
+    /// The last redirect WebKit asked about: a blocked load reports the address it started
+    /// from, not the one it was redirected to.
+    var lastRedirect: String?
     /// Its handlers on the view, disconnected on `close` (the view may outlive the page).
     private var signals: [SignalConnection] = []
     /// Its owner let go of it (see `letGo`): every navigation, pop-up, permission and dialog it
