@@ -22,7 +22,8 @@ package final class ES256Keys: SignatureCheck, @unchecked Sendable {
 
     /// Reads a PEM public key (SubjectPublicKeyInfo; a private key's file is refused) on P-256.
     func add(keyID: String, pemFile path: String) throws(UsageError) {
-        guard let bytes = try? FileReading.bytes(path, limit: 64 * 1024) else { throw UsageError("--key \(keyID)=\(path): the file cannot be read") }
+        let bytes: [UInt8]
+        do throws(UsageError) { bytes = try FileReading.bytes(path, limit: 64 * 1024) } catch { throw UsageError("--key \(keyID)=\(path): \(error.message)") }
         let key: OpaquePointer? = bytes.withUnsafeBytes { raw in
             let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))
             defer { BIO_free(bio) }

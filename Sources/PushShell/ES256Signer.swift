@@ -12,7 +12,8 @@ package final class ES256Signer {
     let teamID: String
 
     package convenience init(keyFile path: String, keyID: String, teamID: String) throws(UsageError) {
-        guard let bytes = try? FileReading.bytes(path, limit: 64 * 1024) else { throw UsageError("--key-file \(path): the file cannot be read") }
+        let bytes: [UInt8]
+        do throws(UsageError) { bytes = try FileReading.bytes(path, limit: 64 * 1024) } catch { throw UsageError("--key-file \(path): \(error.message)") }
         try self.init(pem: bytes, keyID: keyID, teamID: teamID, source: "--key-file \(path)")
     }
 

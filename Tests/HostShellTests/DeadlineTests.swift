@@ -128,3 +128,30 @@ final class StuckListener {
         unlink(path)
     }
 }
+
+/// Issue 29 item 8: a path given on the command line that is a FIFO is refused at once, with
+/// one line and exit 2, by every command that reads one.
+@Suite("Paths on the command line: a FIFO is refused, never waited on")
+struct CommandLineFIFOTests {
+    @Test("contract check, replay, push, serve --tls, hermes-gateway --key-file, serve --homesec --apns-key", arguments: [
+        ["contract", "check", "@FIFO"], ["replay", "@FIFO"], ["push", "@FIFO"], ["serve", "--reference", "--tls", "@DIR"],
+        ["hermes-gateway", "serve", "--secret", "s", "--team", "T", "--key-id", "K", "--topic", "com.example.app",
+         "--apns-sandbox", "http://127.0.0.1:9", "--key-file", "@FIFO"],
+        ["serve", "--homesec", "--apns-bundle-id", "com.x.y", "--apns-key-id", "K", "--apns-team-id", "T", "--apns-key", "@FIFO"],
+    ])
+    func fifo(_ arguments: [String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hs-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // serve --tls reads cert.pem and key.pem from a directory.
+        #expect(mkfifo(directory.appendingPathComponent("cert.pem").path, 0o600) == 0)
+        #expect(mkfifo(directory.appendingPathComponent("key.pem").path, 0o600) == 0)
+        let resolved = arguments.map { $0 == "@FIFO" ? fifo : $0 == "@DIR" ? directory.path : $0 }
+        let run = try DeadlineTests.runBounded(resolved, limit: 20)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(arguments): \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+    }
+}

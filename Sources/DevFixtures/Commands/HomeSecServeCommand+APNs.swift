@@ -76,7 +76,8 @@ package struct HomeSecAPNsOptions {
         let kid = keyID ?? env("HOMESEC_APNS_KEY_ID"), team = teamID ?? env("HOMESEC_APNS_TEAM_ID")
         var pem: (bytes: [UInt8], source: String)?
         if let keyFile {
-            guard let bytes = try? FileReading.bytes(keyFile, limit: 64 * 1024) else { throw UsageError("--apns-key \(keyFile): the file cannot be read") }
+            let bytes: [UInt8]
+        do throws(UsageError) { bytes = try FileReading.bytes(keyFile, limit: 64 * 1024) } catch { throw UsageError("--apns-key \(keyFile): \(error.message)") }
             pem = (bytes, "--apns-key \(keyFile)")
         } else if let text = env("HOMESEC_APNS_PRIVATE_KEY") {
             pem = (Array(text.replacingEscapedNewlines.utf8), "HOMESEC_APNS_PRIVATE_KEY")
