@@ -13,6 +13,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
     public let reason: Reason
     public let offset: Int
+    @usableFromInline init(reason: Reason, offset: Int) { self.reason = reason; self.offset = offset }
     public var description: String { "\(reason.rawValue) at byte \(offset)" }
 }
 

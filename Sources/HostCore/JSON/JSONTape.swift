@@ -42,8 +42,12 @@ public struct JSONTape {
     @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
     @usableFromInline let entries: UnsafeBufferPointer<Entry>
 
+    @usableFromInline init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<Entry>) {
+        self.bytes = bytes; self.entries = entries
+    }
+
     /// Why `parse` failed: the text is not JSON within the limits, or `body` threw.
-    package enum ParseFailure<BodyError: Error>: Error {
+    @usableFromInline package enum ParseFailure<BodyError: Error>: Error {
         case notJSON(JSONParseError)
         case body(BodyError)
     }
@@ -55,6 +59,7 @@ public struct JSONTape {
     /// `String.withUTF8` passes on only untyped errors, so failures cross it as one and are
     /// recovered below; on success `body`'s value comes straight back, not wrapped in a
     /// `Result` at each level (each wrap was a copy of a message, measurably so).
+    @inlinable
     package static func parse<T, E: Error>(_ text: String, maxDepth: Int, _ body: (JSONTape) throws(E) -> T) throws(ParseFailure<E>) -> T {
         var text = text
         do {

@@ -6,14 +6,15 @@
 /// The stack of open containers and the first entries live on the machine stack: a short
 /// message (most bridge messages) is parsed without any allocation; a longer one moves its
 /// entries to the heap once, sized for the whole text.
+@usableFromInline
 struct JSONTapeBuilder: ~Copyable {
-    typealias Entry = JSONTape.Entry
+    @usableFromInline typealias Entry = JSONTape.Entry
 
     private let bytes: UnsafePointer<UInt8>
     private let n: Int
     private var p = 0
-    private var entries: UnsafeMutablePointer<Entry>
-    private var count = 0
+    @usableFromInline var entries: UnsafeMutablePointer<Entry>
+    @usableFromInline var count = 0
     private var capacity: Int
     /// Whether `entries` is a heap allocation of this builder (else the caller's stack).
     private var ownsEntries = false
@@ -24,9 +25,11 @@ struct JSONTapeBuilder: ~Copyable {
 
     /// Entries kept on the stack: within the standard library's 1 KiB for a stack allocation
     /// without asking the runtime (an entry is 20 bytes).
-    private static let stackEntries = 48
+    @usableFromInline static let stackEntries = 48
 
     /// Parses `text` and runs `body` over its entries; the entries live only during `body`.
+    /// Inlinable so that a caller in another target gets it specialized for its `T` and `E`.
+    @inlinable
     static func withEntries<T, E: Error>(_ text: UnsafeBufferPointer<UInt8>, maxDepth: Int,
                                          _ body: (UnsafeBufferPointer<Entry>) throws(E) -> T) throws(JSONTape.ParseFailure<E>) -> T {
         guard let base = text.baseAddress, !text.isEmpty else {
@@ -42,7 +45,8 @@ struct JSONTapeBuilder: ~Copyable {
         }
     }
 
-    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
+    @usableFromInline
+    init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
                  entries: UnsafeMutableBufferPointer<Entry>) {
         self.bytes = bytes
         self.n = n
@@ -196,7 +200,8 @@ struct JSONTapeBuilder: ~Copyable {
         append(.number, integer ? 1 : 0, start, p)
     }
 
-    private mutating func scanDocument() throws(JSONParseError) {
+    @usableFromInline
+    mutating func scanDocument() throws(JSONParseError) {
         nextValue: while true {
             // A value is expected at p.
             skipWhitespace()
