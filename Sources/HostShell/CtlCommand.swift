@@ -30,7 +30,8 @@ enum CtlCommand {
         guard arguments.count >= 2 else { throw UsageError(usage) }
         if arguments[1] == "events" { return try events(socketPath: arguments[0], Array(arguments.dropFirst(2))) }
         let line: String
-        do throws(ControlError) { line = try ControlRequest.line(fromArguments: Array(arguments.dropFirst()), vocabularies: vocabularies) } catch {
+        do throws(ControlError) { line = try ControlRequest.line(fromArguments: Array(arguments.dropFirst()), vocabularies: vocabularies,
+                                                                  workingDirectory: FileReading.workingDirectory) } catch {
             throw UsageError("\(error.message)\n\(usage)")
         }
         // Wait as long as the request may take, plus a margin for a busy app.

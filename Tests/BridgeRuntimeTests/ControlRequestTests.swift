@@ -109,6 +109,22 @@ struct ControlRequestTests {
         #expect(throws: ControlError.self) { try ControlRequest.line(fromArguments: ["launch"]) }
     }
 
+    @Test("issue 32 item 2: ctl resolves a relative path against its own working directory; an absolute one is left alone")
+    func relativePaths() throws {
+        func line(_ words: [String]) throws -> JSONValue {
+            try JSONParser.parse(ControlRequest.line(fromArguments: words, vocabularies: [StudioControl.self], workingDirectory: "/home/me/ci"))
+        }
+        #expect(try line(["snapshot", "shots/a.png"]).objectValue?["path"] == "/home/me/ci/shots/a.png")
+        #expect(try line(["snapshot", "/tmp/a.png", "--page"]).objectValue?["path"] == "/tmp/a.png")
+        #expect(try line(["pick-files", "a.jpg", "/b.jpg"]).objectValue?["paths"] == ["/home/me/ci/a.jpg", "/b.jpg"])
+        #expect(try line(["scan", "--image", "qr.png"]).objectValue?["image"] == "/home/me/ci/qr.png")
+        #expect(try line(["tap", "media"]).objectValue?["destination"] == "media", "not a path: untouched")
+        #expect(ControlRequest.absolute("x.png", from: "/") == "/x.png")
+        // The request decodes: the app sees an absolute path.
+        let decoded = try ControlRequest.decode(ControlRequest.line(fromArguments: ["snapshot", "a.png"], workingDirectory: "/w")).get()
+        #expect(decoded.command == .snapshot(path: "/w/a.png", target: .window))
+    }
+
     @Test("a wait gives up after 10 s unless told; ctl waits for the answer that long plus 20 s for a busy app")
     func answerTimeouts() throws {
         let plain = try ControlRequest.decode(#"{"command":"wait","until":{"screen":"page"}}"#).get()

@@ -267,6 +267,29 @@ struct ControlTests {
         return (north, south)
     }
 
+    @Test("issue 32 item 2: ctl snapshot with a relative path writes it where ctl runs, not where the app does")
+    func relativeSnapshot() throws {
+        let live = try LiveApp()
+        defer { live.finish() }
+        _ = try live.app.state("screen=page", timeout: 60)
+        let here = live.home.root.appendingPathComponent("here")
+        try FileManager.default.createDirectory(at: here, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = HostShellBinary.url
+        process.arguments = ["ctl", live.app.socket, "snapshot", "shot.png"]
+        process.environment = HostShellBinary.environment([:])
+        process.currentDirectoryURL = here
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(message)")
+        let png = try Data(contentsOf: here.appendingPathComponent("shot.png"))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG where ctl ran")
+    }
+
     @Test("state, wait, tap and back drive the native chrome; refusals say why")
     func driveChrome() throws {
         let live = try TwoServerApp(["--device", "phone"])

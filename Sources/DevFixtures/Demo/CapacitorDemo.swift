@@ -108,7 +108,8 @@ package final class DemoChildren {
 
     init(home: String, out: String) {
         self.home = home
-        self.out = out
+        // A relative --out is the caller's: the apps the tour drives have other working directories.
+        self.out = ControlRequest.absolute(out, from: FileReading.workingDirectory)
     }
 
     private var executable: URL {

@@ -13,7 +13,8 @@ package struct ControlClient {
     /// there was no answer) as one line.
     func send(_ words: [String]) -> Result<JSONValue, ControlError> {
         do throws(ControlError) {
-            let line = try ControlRequest.line(fromArguments: words, vocabularies: [StudioControl.self, PushControl.self, HermesControl.self])
+            let line = try ControlRequest.line(fromArguments: words, vocabularies: [StudioControl.self, PushControl.self, HermesControl.self],
+                                                   workingDirectory: FileReading.workingDirectory)
             let answer: String
             do throws(UsageError) {
                 let socket = try UnixSocket(connectingTo: socketPath)

@@ -91,7 +91,8 @@ private final class Demo {
     init(root: String, out: String, devices: [DeviceProfile], stepTimeout: Double, tour: Bool, environment: AppEnvironment) {
         self.environment = environment
         self.root = root
-        self.out = out
+        // A relative --out is the caller's: the apps the tour drives have other working directories.
+        self.out = ControlRequest.absolute(out, from: FileReading.workingDirectory)
         self.devices = devices
         self.stepTimeout = stepTimeout
         self.tour = tour

@@ -31,6 +31,13 @@ package enum FileReading {
 
     /// A descriptor of `path` open for reading (blocking again once it is known to be a regular
     /// file), or a `UsageError` naming what it is instead.
+    /// The process's working directory ("/" when it cannot be read: deleted, or too deep).
+    package static var workingDirectory: String {
+        guard let raw = getcwd(nil, 0) else { return "/" }
+        defer { free(raw) }
+        return String(cString: raw)
+    }
+
     package static func openRegular(_ path: String) throws(UsageError) -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw UsageError("cannot read \(path): \(String(cString: strerror(errno)))") }

@@ -22,8 +22,10 @@ extension ControlRequest {
     /// `ctl`'s words as a request line: a core command (`state`, `wait PATH=VALUE… [--timeout S]`
     /// — VALUE is JSON when it parses as JSON, else a string — `snapshot PATH [--page]`,
     /// `eval [--sheet] SCRIPT`, …), an app's command from `vocabularies`, or a whole JSON
-    /// request as one word.
-    public static func line(fromArguments arguments: [String], vocabularies: [any ControlVocabulary.Type] = []) throws(ControlError) -> String {
+    /// request as one word. A relative file path among the words is resolved against
+    /// `workingDirectory` (the caller's: the app's own working directory is not the caller's).
+    public static func line(fromArguments arguments: [String], vocabularies: [any ControlVocabulary.Type] = [],
+                            workingDirectory: String? = nil) throws(ControlError) -> String {
         let known = coreCommands + vocabularies.flatMap { $0.commands }
         guard let name = arguments.first else { throw ControlError("name a command: \(names(known).joined(separator: ", "))") }
         if name.hasPrefix("{") { return name }
@@ -33,13 +35,35 @@ extension ControlRequest {
             throw ControlError(CommandLineRules.unknownOptionMessage(unknown, command: "ctl \(name)", known: options, help: "hostshell ctl --help"))
         }
         if coreCommands.contains(where: { $0.name == name }) {
-            return AppCommand(name, try coreArguments(&words)).line
+            return AppCommand(name, resolved(try coreArguments(&words), paths: ["path"], from: workingDirectory)).line
         }
         if let vocabulary = vocabularies.first(where: { $0.owns(name) }) {
-            return AppCommand(name, try vocabulary.arguments(name, words: words.rest)).line
+            return AppCommand(name, resolved(try vocabulary.arguments(name, words: words.rest), paths: vocabulary.pathMembers,
+                                             from: workingDirectory)).line
         }
         let near = CommandLineRules.nearest(to: name, among: names(known)).map { "; did you mean \($0)?" } ?? ""
         throw ControlError("unknown command \"\(name)\"\(near) Commands: \(names(known).joined(separator: ", "))")
+    }
+
+    /// `object` with the string (or strings) under each of `paths` made absolute against
+    /// `directory`; nothing changes without a directory.
+    static func resolved(_ object: JSONObject, paths: Set<String>, from directory: String?) -> JSONObject {
+        guard let directory else { return object }
+        var object = object
+        for key in paths {
+            switch object[key] {
+            case .string(let path): object[key] = .string(absolute(path, from: directory))
+            case .array(let items): object[key] = .array(items.map { $0.stringValue.map { .string(absolute($0, from: directory)) } ?? $0 })
+            default: break
+            }
+        }
+        return object
+    }
+
+    /// `path` when it is absolute, else `directory/path`.
+    public static func absolute(_ path: String, from directory: String) -> String {
+        guard !path.hasPrefix("/"), !path.isEmpty else { return path }
+        return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 
     private static func names(_ commands: [ControlCommandHelp]) -> [String] {

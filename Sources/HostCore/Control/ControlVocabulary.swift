@@ -11,9 +11,13 @@ public protocol ControlVocabulary {
     static func decode(_ command: AppCommand) throws(ControlError) -> Command
     /// `ctl NAME WORDS…` as the request's members (`name` is one of `commands`).
     static func arguments(_ name: String, words: [String]) throws(ControlError) -> JSONObject
+    /// The members of its requests that are file paths (`ctl` resolves relative ones against
+    /// its own working directory).
+    static var pathMembers: Set<String> { get }
 }
 
 extension ControlVocabulary {
+    public static var pathMembers: Set<String> { [] }
     public static var names: [String] { commands.map(\.name) }
     public static func owns(_ name: String) -> Bool { commands.contains { $0.name == name } }
 }

@@ -13,8 +13,8 @@ struct JSONTapeBuilder: ~Copyable {
     private let bytes: UnsafePointer<UInt8>
     private let n: Int
     private var p = 0
-    @usableFromInline var entries: UnsafeMutablePointer<Entry>
-    @usableFromInline var count = 0
+    private var entries: UnsafeMutablePointer<Entry>
+    private var count = 0
     private var capacity: Int
     /// Whether `entries` is a heap allocation of this builder (else the caller's stack).
     private var ownsEntries = false
@@ -38,15 +38,38 @@ struct JSONTapeBuilder: ~Copyable {
         let maxDepth = max(0, maxDepth)
         return try withUnsafeTemporaryAllocation(of: Int32.self, capacity: maxDepth + 1) { (open) throws(JSONTape.ParseFailure<E>) -> T in
             try withUnsafeTemporaryAllocation(of: Entry.self, capacity: stackEntries) { (stack) throws(JSONTape.ParseFailure<E>) -> T in
-                var builder = JSONTapeBuilder(base, text.count, maxDepth: maxDepth, open: open.baseAddress!, entries: stack)
-                do throws(JSONParseError) { try builder.scanDocument() } catch { throw .notJSON(error) }
-                do throws(E) { return try body(UnsafeBufferPointer(start: builder.entries, count: builder.count)) } catch { throw .body(error) }
+                let scanned: Scanned
+                do throws(JSONParseError) { scanned = try scan(base, text.count, maxDepth: maxDepth, open: open.baseAddress!, entries: stack) } catch {
+                    throw .notJSON(error)
+                }
+                defer { scanned.release() }
+                do throws(E) { return try body(UnsafeBufferPointer(start: scanned.entries, count: scanned.count)) } catch { throw .body(error) }
             }
         }
     }
 
+    /// A scan's entries: on the caller's stack, or on the heap when they outgrew it (then
+    /// `release` frees them).
+    @usableFromInline struct Scanned {
+        @usableFromInline let entries: UnsafeMutablePointer<Entry>
+        @usableFromInline let count: Int
+        @usableFromInline let owned: Bool
+        @inlinable func release() { if owned { entries.deallocate() } }
+    }
+
+    /// Scans the whole document (not generic: compiled once, here).
     @usableFromInline
-    init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
+    static func scan(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
+                     entries: UnsafeMutableBufferPointer<Entry>) throws(JSONParseError) -> Scanned {
+        var builder = JSONTapeBuilder(bytes, n, maxDepth: maxDepth, open: open, entries: entries)
+        try builder.scanDocument()
+        // The entries go to the caller, heap or not.
+        let scanned = Scanned(entries: builder.entries, count: builder.count, owned: builder.ownsEntries)
+        builder.ownsEntries = false
+        return scanned
+    }
+
+    private init(_ bytes: UnsafePointer<UInt8>, _ n: Int, maxDepth: Int, open: UnsafeMutablePointer<Int32>,
                  entries: UnsafeMutableBufferPointer<Entry>) {
         self.bytes = bytes
         self.n = n
@@ -200,8 +223,7 @@ struct JSONTapeBuilder: ~Copyable {
         append(.number, integer ? 1 : 0, start, p)
     }
 
-    @usableFromInline
-    mutating func scanDocument() throws(JSONParseError) {
+    private mutating func scanDocument() throws(JSONParseError) {
         nextValue: while true {
             // A value is expected at p.
             skipWhitespace()

@@ -97,6 +97,9 @@ public enum StudioControl: ControlVocabulary {
         }
     }
 
+    /// `pick-files` paths and `scan --image FILE`.
+    public static var pathMembers: Set<String> { ["paths", "image"] }
+
     public static func arguments(_ name: String, words: [String]) throws(ControlError) -> JSONObject {
         let words = ControlWords(name, words)
         switch name {
