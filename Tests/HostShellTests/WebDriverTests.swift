@@ -54,6 +54,26 @@ struct WebDriverTests {
         #expect(!text.contains("skipped"), "a recipe test was skipped:\n\(text.suffix(2000))")
     }
 
+    @Test("issue 32 item 3: without a binary the recipe and the pytest suite fail, saying how to point at one; they never skip",
+          .enabled(if: WebDriverTools.selenium, "Selenium is not installed for /usr/bin/python3 (Debian package python3-selenium)"))
+    func nothingToRun() throws {
+        for arguments in [[WebDriverTools.example], ["-m", "pytest", "-q", "-p", "no:cacheprovider", HostShellBinary.root.appendingPathComponent("examples/pytest").path]] {
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: WebDriverTools.python)
+            run.arguments = arguments
+            run.environment = HostShellBinary.environment(["HOSTSHELL": "/nonexistent/hostshell"])
+            let output = Pipe()
+            run.standardOutput = output
+            run.standardError = output
+            try run.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            run.waitUntilExit()
+            #expect(run.terminationStatus != 0, "\(arguments.last ?? ""): \(text.suffix(1500))")
+            #expect(text.contains("hostshell was not found") && text.contains("HOSTSHELL="), "\(text.suffix(1500))")
+            #expect(!text.contains("skipped"), "\(text.suffix(1500))")
+        }
+    }
+
     @Test("a Studio that requires sign-in: the app's sign-in reaches the page WebDriver drives, and deleting the session quits the app")
     func signedInStudio() throws {
         let home = TemporaryHome()

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # A Studio bridge test as a CI job runs it, headless:
 #   xvfb-run -a dbus-run-session examples/ci/studio-bridge-test.sh [STUDIO-URL]
-# Without a URL it tests the bundled reference Studio. HOSTSHELL names the binary (default: on PATH).
+# Without a URL it tests the bundled reference Studio. HOSTSHELL names the binary (default: the
+# newest of this checkout's .build/debug and .build/release builds, then hostshell on PATH).
 set -euo pipefail
-hs=${HOSTSHELL:-hostshell}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+hs=${HOSTSHELL:-$(ls -t "$root"/.build/debug/hostshell "$root"/.build/release/hostshell 2>/dev/null | head -1)}
+hs=${hs:-$(command -v hostshell || true)}
+if [ -z "$hs" ] || ! [ -x "$(command -v "$hs" || echo "$hs")" ]; then
+  echo "studio-bridge-test: hostshell was not found: build it (scripts/demo or scripts/test), put it on PATH, or set HOSTSHELL=/path/to/hostshell" >&2
+  exit 2
+fi
 work=$(mktemp -d)
 trap 'kill ${app:-} ${server:-} 2>/dev/null; rm -rf "$work"' EXIT
 # A throw-away profile: saved servers, website data and the app's credential all live here.

@@ -9,21 +9,24 @@ documented way to run many hosts at once:
         /usr/bin/python3 -m pytest -n 4 examples/pytest
 
 STUDIO_URL names the Studio to test (default: each worker serves the bundled reference Studio);
-HOSTSHELL names the binary (default: this checkout's .build/debug/hostshell, then PATH).
+HOSTSHELL names the binary (default: the newest of this checkout's .build/debug and .build/release
+builds, then PATH); without one the run fails.
 """
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HOSTSHELL = os.environ.get("HOSTSHELL") or next(
-    (p for p in [os.path.join(HERE, "../../.build/debug/hostshell")] if os.access(p, os.X_OK)),
-    shutil.which("hostshell"))
+sys.path.insert(0, os.path.dirname(HERE))
+from hostshell_binary import MISSING, find_hostshell  # noqa: E402
+
+HOSTSHELL = find_hostshell()
 
 
 class Host:
@@ -31,7 +34,7 @@ class Host:
 
     def __init__(self, worker):
         if not HOSTSHELL:
-            pytest.exit("hostshell is not built or on PATH; set HOSTSHELL", returncode=2)
+            pytest.exit(MISSING, returncode=2)
         self.worker = worker
         self.home = tempfile.mkdtemp(prefix=f"hostshell-{worker}-")
         self.env = dict(os.environ, XDG_CONFIG_HOME=f"{self.home}/config", XDG_DATA_HOME=f"{self.home}/data",

@@ -10,14 +10,16 @@ and read what the native side made of it over the control socket.
 Run (Debian: python3-selenium and webkit2gtk-driver; a display, or xvfb-run):
     xvfb-run -a examples/webdriver/test_studio.py -v
 This starts the reference Studio (`hostshell serve --reference`) and saves it in a throw-away
-home. HOSTSHELL names the binary (default: this checkout's .build/debug/hostshell, then PATH);
-WEBKIT_WEBDRIVER the driver (default: WebKitWebDriver on PATH).
+home. HOSTSHELL names the binary (default: the newest of this checkout's .build/debug and
+.build/release builds, then PATH); WEBKIT_WEBDRIVER the driver (default: WebKitWebDriver on
+PATH). Anything missing fails the run (it never skips: a CI job must not go green on nothing).
 """
 import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -30,9 +32,10 @@ from selenium.webdriver.webkitgtk.options import Options
 from selenium.webdriver.webkitgtk.service import Service
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HOSTSHELL = os.environ.get("HOSTSHELL") or next(
-    (p for p in [os.path.join(HERE, "../../.build/debug/hostshell")] if os.access(p, os.X_OK)),
-    shutil.which("hostshell"))
+sys.path.insert(0, os.path.dirname(HERE))
+from hostshell_binary import MISSING, find_hostshell  # noqa: E402
+
+HOSTSHELL = find_hostshell()
 DRIVER = os.environ.get("WEBKIT_WEBDRIVER") or shutil.which("WebKitWebDriver")
 
 # When the app cannot start (no saved server, no display), WebKitWebDriver keeps waiting for it:
@@ -60,10 +63,13 @@ def stop_apps_listening_on(socket_path):
 class StudioInHostShell(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not HOSTSHELL or not DRIVER:
-            raise unittest.SkipTest(f"needs hostshell ({HOSTSHELL}) and WebKitWebDriver ({DRIVER})")
+        if not HOSTSHELL:
+            raise RuntimeError(MISSING)
+        if not DRIVER:
+            raise RuntimeError("WebKitWebDriver was not found: install webkit2gtk-driver (scripts/install-deps does) "
+                               "or set WEBKIT_WEBDRIVER=/path/to/WebKitWebDriver")
         if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-            raise unittest.SkipTest("needs a display: run it under xvfb-run -a")
+            raise RuntimeError("no display: run it under xvfb-run -a")
         cls.home = tempfile.mkdtemp(prefix="hostshell-webdriver-")
         cls.env = dict(os.environ, XDG_CONFIG_HOME=f"{cls.home}/config",
                        XDG_DATA_HOME=f"{cls.home}/data", XDG_CACHE_HOME=f"{cls.home}/cache")
