@@ -101,6 +101,24 @@ struct WebDriverTests {
                 "the app quit with its page and removed its control socket")
     }
 
+    @Test("issue 32 item 3: an app that cannot start (no saved server) answers the driver: session not created, not a wait for good")
+    func appThatCannotStart() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let driver = try WebDriverService(environment: home.environment)
+        defer { driver.stop() }
+        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
+            "browserName": "hostshell",
+            "webkitgtk:browserOptions": ["binary": HostShellBinary.url.path, "args": ["open", "--automation"]]]]]
+        // Bounded: before, the driver never answered (its request is ended by the watchdog).
+        let watchdog = DispatchWorkItem { [process = driver.process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+        let answer = try HTTP.request("POST", "http://127.0.0.1:\(driver.port)/session", json: capabilities)
+        let value = (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["value"] as? [String: Any]
+        #expect(answer.status == 500 && value?["error"] as? String == "session not created", "\(String(decoding: answer.body, as: UTF8.self))")
+    }
+
     @Test("switching servers would end the session's page, so it is refused while a session drives it")
     func noSwitchUnderAutomation() throws {
         let home = TemporaryHome()

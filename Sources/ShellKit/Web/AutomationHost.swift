@@ -55,6 +55,39 @@ package final class AutomationHost {
         return host
     }
 
+    /// The app cannot start (no server saved, an unknown one, …), but WebKitWebDriver started it
+    /// and retries its inspector address until the app answers: once its browser has exited it
+    /// stops retrying without ever answering its client (WebKit 2.50), so a Selenium script
+    /// waits for good. Instead the app stays just long enough to answer: it lets the driver
+    /// connect and names each session it announces otherwise than `browserName`, which the
+    /// driver refuses at once ("session not created"); `reason` is on the app's error output,
+    /// which the driver passes on. The app then ends, at the latest after `refusalSeconds`.
+    /// The exit status.
+    package static func refuseSessions(because reason: String) -> Int32 {
+        printError("hostshell: \(reason)")
+        guard (try? MainLoop.startGTK(noDisplay: "", adwaita: false)) != nil else { return ExitCode.usage }
+        printError("hostshell: --automation: answering WebDriver that this session cannot start")
+        if let problem = InspectorGuard.allowForAutomation() { printError("hostshell: --automation: \(problem)") }
+        let context = webkit_web_context_get_default()
+        webkit_web_context_set_automation_allowed(context, 1)
+        let loop = g_main_loop_new(nil, 0)
+        onAutomationStarted(context!) { session in
+            let info = webkit_application_info_new()
+            webkit_application_info_set_name(info, "hostshell (not started: see its error output)")
+            webkit_automation_session_set_application_info(session, info)
+            webkit_application_info_unref(info)
+            // The answer goes out as this returns; the driver then ends the app, or this does.
+            MainLoop.after(milliseconds: 2000) { g_main_loop_quit(loop) }
+        }
+        MainLoop.after(milliseconds: UInt32(refusalSeconds * 1000)) { g_main_loop_quit(loop) }
+        g_main_loop_run(loop)
+        g_main_loop_unref(loop)
+        return ExitCode.usage
+    }
+
+    /// How long an app that could not start waits for the driver to ask.
+    static let refusalSeconds = 60.0
+
     /// Connects the host to the running app: which view a session drives, and how the app ends.
     package func serve(view: @escaping () -> WebViewPointer?, close: @escaping () -> Void) {
         currentView = view

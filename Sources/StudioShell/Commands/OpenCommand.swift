@@ -76,26 +76,11 @@ package enum OpenCommand {
         if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         if kiosk != nil && (check || inspector) { throw UsageError("kiosk runs unattended: --check and --inspector do not apply") }
         if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
-        let records = try ServerStoreFile.standard.load()
-        let record: ServerRecord
-        if let openURL {
-            // The link names its server; a link that is refused starts nothing, however many
-            // servers are saved.
-            switch DeepLinkRoute.startingServer(for: openURL, named: id, records: records) {
-            case .success(let linked): record = linked
-            case .failure(let refusal): throw UsageError(refusal.message)
-            }
-        } else if let id {
-            guard let found = records.first(where: { $0.id == id }) else {
-                throw UsageError("no saved server \"\(TerminalText.escaped(id))\"; hostshell server list shows them")
-            }
-            record = found
-        } else if records.count == 1 {
-            record = records[0]
-        } else if records.isEmpty {
-            throw UsageError("no servers saved yet: add one with hostshell server add URL (or try hostshell demo)")
-        } else {
-            throw UsageError("several servers are saved; name one: \(records.map(\.id).joined(separator: ", "))")
+        let records: [ServerRecord], record: ServerRecord
+        do throws(UsageError) { (records, record) = try chosen(id: id, openURL: openURL) } catch {
+            // A WebDriver client would otherwise wait for good on an app that never came up.
+            if automation { return MainActor.assumeIsolated { AutomationHost.refuseSessions(because: error.message) } }
+            throw error
         }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
@@ -168,5 +153,31 @@ package enum OpenCommand {
             app.removeForgottenProfiles()
             return .success(exitCode)
         }.get()
+    }
+
+    /// The saved server to open: the link's, the one named, or the only one.
+    private static func chosen(id: String?, openURL: String?) throws(UsageError) -> ([ServerRecord], ServerRecord) {
+        let records = try ServerStoreFile.standard.load()
+        let record: ServerRecord
+        if let openURL {
+            // The link names its server; a link that is refused starts nothing, however many
+            // servers are saved.
+            switch DeepLinkRoute.startingServer(for: openURL, named: id, records: records) {
+            case .success(let linked): record = linked
+            case .failure(let refusal): throw UsageError(refusal.message)
+            }
+        } else if let id {
+            guard let found = records.first(where: { $0.id == id }) else {
+                throw UsageError("no saved server \"\(TerminalText.escaped(id))\"; hostshell server list shows them")
+            }
+            record = found
+        } else if records.count == 1 {
+            record = records[0]
+        } else if records.isEmpty {
+            throw UsageError("no servers saved yet: add one with hostshell server add URL (or try hostshell demo)")
+        } else {
+            throw UsageError("several servers are saved; name one: \(records.map(\.id).joined(separator: ", "))")
+        }
+        return (records, record)
     }
 }
