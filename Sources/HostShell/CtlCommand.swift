@@ -29,8 +29,12 @@ enum CtlCommand {
         }
         guard arguments.count >= 2 else { throw UsageError(usage) }
         if arguments[1] == "events" { return try events(socketPath: arguments[0], Array(arguments.dropFirst(2))) }
+        // `wait` prints what it waited for; `--state` prints the whole state it found.
+        var words = Array(arguments.dropFirst())
+        let wholeState = words.first == "wait" && words.contains("--state")
+        if wholeState { words.removeAll { $0 == "--state" } }
         let line: String
-        do throws(ControlError) { line = try ControlRequest.line(fromArguments: Array(arguments.dropFirst()), vocabularies: vocabularies,
+        do throws(ControlError) { line = try ControlRequest.line(fromArguments: words, vocabularies: vocabularies,
                                                                   workingDirectory: FileReading.workingDirectory) } catch {
             throw UsageError("\(error.message)\n\(usage)")
         }
@@ -47,7 +51,14 @@ enum CtlCommand {
             printError("hostshell ctl: \(object["error"]?.stringValue ?? "the app refused the request")")
             return ExitCode.failure
         }
-        printJSON(JSONWriter.string(object["result"] ?? .null))
+        let result = object["result"] ?? .null
+        if words.first == "wait", !wholeState, case .wait(let until, _)? = (try? ControlRequest.decode(line).get())?.command {
+            var met = JSONObject()
+            for path in until.conditions.keys { met[path] = StatePredicate.value(at: path, in: result) }
+            printJSON(JSONWriter.string(.object(met)))
+        } else {
+            printJSON(JSONWriter.string(result))
+        }
         return ExitCode.success
     }
 

@@ -59,6 +59,8 @@ enum HostShellCommand {
             case "help" where rest.count == 1 && CommandCatalog.spec(rest[0]) != nil:
                 printOut(CommandCatalog.spec(rest[0])!.helpText)
                 return ExitCode.success
+            case "help" where !rest.isEmpty:
+                throw UsageError(CommandLineRules.unknownCommandMessage(rest.joined(separator: " "), known: CommandCatalog.all.map(\.name)))
             case "help", "--help", "-h":
                 printOut(usage)
                 return ExitCode.success

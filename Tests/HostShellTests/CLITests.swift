@@ -127,5 +127,9 @@ struct CLITests {
         let run = try HostShellBinary.run(["help"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("contract check"))
+        // Issue 32 item 6: help for a command that does not exist is an error, with the nearest one.
+        let bogus = try HostShellBinary.run(["help", "sever"])
+        #expect(bogus.status == 2 && bogus.stdout.isEmpty && bogus.stderr.contains("did you mean server?"), "\(bogus.stderr)")
+        #expect(try HostShellBinary.run(["help", "server"]).status == 0)
     }
 }

@@ -71,7 +71,7 @@ final class RunningApp {
     /// The state once every condition holds (`ctl wait`); a wait that timed out ends the test
     /// with the app's own account of what did not hold.
     func state(_ conditions: String..., timeout: Int = 30) throws -> [String: Any] {
-        let answer = try HostShellBinary.run(["ctl", socket, "wait"] + conditions + ["--timeout", String(timeout)])
+        let answer = try HostShellBinary.run(["ctl", socket, "wait"] + conditions + ["--timeout", String(timeout), "--state"])
         try #require(answer.status == 0, "wait \(conditions.joined(separator: " ")): \(answer.stderr)\(diagnosis())")
         return try #require(try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any],
                             "the app's answer to wait is not a state: \(answer.stdout)")
@@ -265,6 +265,18 @@ struct ControlTests {
             #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
         }
         return (north, south)
+    }
+
+    @Test("issue 32 item 6: ctl wait prints what it waited for; --state prints the whole state")
+    func waitPrintsItsConditions() throws {
+        let live = try LiveApp()
+        defer { live.finish() }
+        _ = try live.app.state("screen=page", "negotiated=true", timeout: 60)
+        let run = try HostShellBinary.run(["ctl", live.app.socket, "wait", "screen=page", "negotiated=true"])
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        #expect(printed.count == 2 && printed["screen"] as? String == "page" && printed["negotiated"] as? Bool == true, "\(printed)")
+        let whole = try live.app.state("screen=page")
+        #expect(whole["hostCapabilities"] != nil, "--state: the whole state")
     }
 
     @Test("issue 32 item 2: ctl snapshot with a relative path writes it where ctl runs, not where the app does")

@@ -13,7 +13,8 @@ final class HermesLoopTests {
 
     @discardableResult
     func ctl(_ arguments: String...) throws -> (status: Int32, result: [String: Any], error: String) {
-        let run = try HostShellBinary.run(["ctl", socket] + arguments, environment: home.environment)
+        // A wait's whole state, for the tests that read more than what they waited for.
+        let run = try HostShellBinary.run(["ctl", socket] + arguments + (arguments.first == "wait" ? ["--state"] : []), environment: home.environment)
         let result = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [String: Any] ?? [:]
         return (run.status, result, run.stderr)
     }

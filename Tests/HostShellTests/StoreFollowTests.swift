@@ -70,7 +70,7 @@ struct StoreFollowTests {
         let live = try LiveApp([], serverOptions: ["--organization", evil])
         defer { live.finish() }
         func raw(_ text: String) -> Bool { text.unicodeScalars.contains { [0x1b, 0x07, 0x202e].contains($0.value) } }
-        let state = try HostShellBinary.run(["ctl", live.app.socket, "wait", "screen=page", "negotiated=true", "--timeout", "30"])
+        let state = try HostShellBinary.run(["ctl", live.app.socket, "wait", "screen=page", "negotiated=true", "--timeout", "30", "--state"])
         #expect(state.status == 0 && !raw(state.stdout), "\(state.stdout.debugDescription)")
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any])
         #expect((parsed["server"] as? [String: Any])?["name"] as? String == evil, "the JSON still holds the name exactly")

@@ -4,7 +4,7 @@ extension ControlRequest {
     /// The core's commands with their words, for `ctl --help`.
     public static let coreCommands: [ControlCommandHelp] = [
         ControlCommandHelp("state"),
-        ControlCommandHelp("wait", "PATH=VALUE… [--timeout S]", options: ["--timeout"]),
+        ControlCommandHelp("wait", "PATH=VALUE… [--timeout S] [--state]", options: ["--timeout", "--state"]),
         ControlCommandHelp("events", "[--kind bridge|state|warning]… [--count N] [--timeout S]", options: ["--kind", "--count", "--timeout"]),
         ControlCommandHelp("snapshot", "FILE.png [--page]", options: ["--page"]),
         ControlCommandHelp("eval", "[--sheet] SCRIPT", options: nil),

@@ -58,9 +58,11 @@ package enum ServerCommand {
             }
         }
         let store = ServerStoreFile.standard
-        // A quick look before the network: an address saved already is not checked again.
+        // A quick look before the network: an address saved already is not checked again, and
+        // adding it again succeeds (a CI script that re-runs its set-up must not fail on it).
         if let conflict = ServerAddConflict.byAddress(address, in: try store.load()) {
-            return refused(address, conflict)
+            printOut(conflict.message(adding: address) + " Nothing to do.")
+            return ExitCode.success
         }
         printOut("Checking \(address) …")
         let identity: ServerIdentity
