@@ -151,6 +151,6 @@ package enum CapacitorSecretStores {
     }
 
     private static func problem() -> String? {
-        SecretServiceStore(schema: cgtk_homesec_schema()).problem(probing: ["service": HomeSecAuth.service, "app": "hostshell-probe", "account": "probe"])
+        SecretServiceStore(schema: cgtk_homesec_schema()).problem(probing: ["service": HomeSecAuth.service, "app": "hostshell-probe", "account": "probe"], attended: false)
     }
 }

@@ -63,14 +63,49 @@ package struct SecretServiceStore {
         return values
     }
 
-    /// Nil when the Secret Service answers a lookup; else what went wrong.
-    package func problem(probing attributes: [String: String]) -> String? {
+    /// Nil when the Secret Service answers a lookup; else what went wrong. `attended`: whether
+    /// a person can answer the keyring's own prompt; when nobody can, a keyring that would
+    /// prompt (no default collection yet, which writing would create with a "new password"
+    /// dialog, or a locked one) counts as a problem: the prompt would hold the app for good.
+    package func problem(probing attributes: [String: String], attended: Bool = true) -> String? {
+        // Without a session bus, GLib would start one (and the keyring with it) to ask: never
+        // as a side effect of a check.
+        if let missing = Self.missingSessionBus() { return missing }
+        if !attended, let prompt = Self.wouldPrompt() { return prompt }
         do throws(SecretStoreFailure) {
             _ = try lookup(attributes)
             return nil
         } catch {
             return error.message
         }
+    }
+
+    /// Why there is no session bus to ask, or nil when there is one (its address in the
+    /// environment, or the user's bus socket).
+    package static func missingSessionBus() -> String? {
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return nil }
+        if let runtime = getenv("XDG_RUNTIME_DIR"), access(String(cString: runtime) + "/bus", F_OK) == 0 { return nil }
+        return "no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run under dbus-run-session, or use --credential-store file"
+    }
+
+    /// What the keyring would ask a person before a secret could be written: nil when its
+    /// default collection exists and is unlocked.
+    package static func wouldPrompt() -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error) else {
+            defer { g_clear_error(&error) }
+            return "the Secret Service did not answer (\(error.map { String(cString: $0.pointee.message) } ?? "unknown error"))"
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
+        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE, nil, &error) else {
+            g_clear_error(&error)
+            return "the keyring has no default collection yet, and creating one asks for a new password on the display, which nobody watches here"
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
+        if secret_collection_get_locked(collection) != 0 {
+            return "the default keyring is locked, and unlocking it asks for its password on the display, which nobody watches here"
+        }
+        return nil
     }
 
     private static func table(_ attributes: [String: String]) -> OpaquePointer {

@@ -27,9 +27,12 @@ package final class CredentialStore {
         return CredentialStore(kind: choice.kind, reason: choice.reason)
     }
 
-    /// Nil when the Secret Service answers a lookup; else what went wrong.
+    /// Nil when the Secret Service answers a lookup and would not prompt; else what went wrong.
+    /// A keyring that would prompt (no default collection yet, or locked) counts: HostShell
+    /// cannot tell whether anybody watches its display (`xvfb-run` sets DISPLAY too), and a
+    /// prompt nobody answers holds the app for good, so `auto` uses the file store and says why.
     package static func secretServiceProblem() -> String? {
-        keyring.problem(probing: attributes(for: "hostshell-probe"))
+        keyring.problem(probing: attributes(for: "hostshell-probe"), attended: false)
     }
 
     private static var keyring: SecretServiceStore { SecretServiceStore(schema: cgtk_credential_schema()) }
