@@ -91,6 +91,8 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
     public private(set) var surfaces: [String] = []
     /// The state the plugins were last told.
     public private(set) var state: AppState = .active
+    /// How many times the focus was given back to the page (for `ctl state`).
+    public private(set) var focusReturns = 0
 
     public init() {}
 
@@ -120,7 +122,7 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
             // The system gives the app back its focus when the last of its surfaces goes.
             guard surfaces.isEmpty, shown else { return settle() }
             focused = true
-            return settle() + [.returnFocus]
+            return settle() + returnFocus()
         case .notificationOpened(let response):
             var effects: [Effect] = []
             if !shown {
@@ -130,7 +132,7 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
             }
             effects.append(.post(response))
             focused = true
-            return effects + settle() + [.returnFocus]
+            return effects + settle() + returnFocus()
         }
     }
 
@@ -140,6 +142,11 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
         case .background: shown = false
         case .focus, .foreground: focused = true; shown = true
         }
+    }
+
+    private mutating func returnFocus() -> [Effect] {
+        focusReturns += 1
+        return [.returnFocus]
     }
 
     private mutating func settle() -> [Effect] {
@@ -152,7 +159,7 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
     /// `ctl state`'s `capacitor.lifecycle`.
     public var json: JSONValue {
         ["state": .string(state.rawValue), "source": .string(source.rawValue), "focused": .bool(focused), "shown": .bool(shown),
-         "surfaces": .array(surfaces.map(JSONValue.string))]
+         "surfaces": .array(surfaces.map(JSONValue.string)), "focusReturns": .number(Double(focusReturns))]
     }
 }
 

@@ -175,7 +175,10 @@ package final class CapacitorApp: HostedApp {
         app["failuresInARow"] = .number(Double(loading.failuresInARow))
         var capacitor = page.json
         capacitor["lifecycleSource"] = .string(lifecycle.machine.source.rawValue)
-        capacitor["lifecycle"] = lifecycle.machine.json
+        var lifecycleState = lifecycle.machine.json.objectValue ?? [:]
+        // Where the window's keyboard focus is (what the page gets once the window is active).
+        lifecycleState["focusInPage"] = .bool(gtk_window_get_focus(cast(window.window)) == cgtk_widget(UnsafeMutableRawPointer(page.view)))
+        capacitor["lifecycle"] = .object(lifecycleState)
         capacitor["window"] = windowWatch?.json ?? .null
         capacitor["linksOpened"] = .array(linksOpened.map(JSONValue.string))
         let push = PushNotificationsGlue.glue(forApp: launch.appId)

@@ -30,6 +30,16 @@ struct CapacitorSystemSurfaceTests {
         return app
     }
 
+    /// The host gave the focus back to the page (`count` times so far) and, unless another
+    /// app's window on the shared display holds the keyboard focus, the page has it.
+    static func focusBack(_ app: RunningApp, count: Int) throws {
+        _ = try app.state("capacitor.lifecycle.focusReturns=\(count)", "capacitor.lifecycle.focusInPage=true")
+        let focused = waitUntil(timeout: 5) { (try? app.ctl("eval", "document.hasFocus()").result as? Bool) == true }
+        withKnownIssue("the suites share one X display: another app's window may hold the keyboard focus", isIntermittent: true) {
+            #expect(focused, "document.hasFocus()")
+        }
+    }
+
     static let requestPush = "window.__p = undefined; Capacitor.nativePromise('PushNotifications', 'requestPermissions', {}).then((r) => { window.__p = r.receive; }); true"
     static let requestWeb = "window.__w = undefined; Notification.requestPermission().then((r) => { window.__w = r; }); true"
 
@@ -49,7 +59,7 @@ struct CapacitorSystemSurfaceTests {
         _ = try app.state("permissions.pending=null", "capacitor.plugins.App.lifecycle=active")
         #expect(try app.evalWhen("window.__test.events.join() === 'appStateChange:false,appStateChange:true'") as? Bool == true,
                 "inactive while the dialog was up, active once it was answered; no pause or resume")
-        #expect(try app.evalWhen("document.hasFocus()") as? Bool == true, "the focus is back in the page")
+        try Self.focusBack(app, count: 1)
 
         // A WebKit question (the page's Notification.requestPermission): the same.
         #expect(try app.ctl("eval", "window.__test.events.length = 0; true").status == 0)
@@ -59,6 +69,7 @@ struct CapacitorSystemSurfaceTests {
         #expect(try app.evalWhen("window.__w") as? String == "denied")
         _ = try app.state("permissions.pending=null", "capacitor.plugins.App.lifecycle=active")
         #expect(try app.evalWhen("window.__test.events.join() === 'appStateChange:false,appStateChange:true'") as? Bool == true)
+        try Self.focusBack(app, count: 2)
 
         // Backgrounded while the dialog is up: answered, it stays in the background.
         #expect(try app.ctl("eval", "window.__test.events.length = 0; true").status == 0)
@@ -67,7 +78,7 @@ struct CapacitorSystemSurfaceTests {
         _ = try app.state(#"permissions.pending.kinds=["geolocation"]"#, "capacitor.plugins.App.lifecycle=inactive")
         #expect(try app.ctl("lifecycle", "hide").status == 0)
         #expect(try app.ctl("permission", "deny").status == 0)
-        _ = try app.state("permissions.pending=null", "capacitor.plugins.App.lifecycle=background")
+        _ = try app.state("permissions.pending=null", "capacitor.plugins.App.lifecycle=background", "capacitor.lifecycle.focusReturns=2")
         #expect(try app.evalWhen("window.__test.events.join() === 'appStateChange:false,pause'") as? Bool == true)
     }
 
@@ -106,7 +117,7 @@ struct CapacitorSystemSurfaceTests {
         let order = "appStateChange:false,pause,resume,pushNotificationActionPerformed:\(id),appStateChange:true"
         #expect(try app.evalWhen("window.__test.events.length >= 5 && window.__test.events.join()") as? String == order,
                 "willEnterForeground (resume), the response, didBecomeActive (appStateChange true)")
-        #expect(try app.evalWhen("document.hasFocus()") as? Bool == true, "the focus is in the page")
+        try Self.focusBack(app, count: 1)
     }
 }
 
