@@ -124,6 +124,11 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
             focused = true
             return settle() + returnFocus()
         case .notificationOpened(let response):
+            // iOS's order for a notification opened while the app is in the background:
+            // willEnterForeground, then the response (the app is inactive when it gets it), then
+            // didBecomeActive — as measured and reported for iOS 10 and later ("Opening push when
+            // backgrounded", newbe.dev and medium.com/@jigarm, "Delegate methods called when
+            // opening app"); Apple's UNUserNotificationCenterDelegate page does not spell it out.
             var effects: [Effect] = []
             if !shown {
                 shown = true
