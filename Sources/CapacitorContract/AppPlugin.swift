@@ -36,7 +36,8 @@ public struct AppPlugin: CapacitorPlugin {
 
     public mutating func hostEvent(_ event: PluginHostEvent) -> [PluginEffect]? {
         switch event {
-        case .lifecycle(let change): return lifecycle(change)
+        case .lifecycle(let change): return move(to: target(change))
+        case .appState(let new): return move(to: new)
         case .openURL(let url, let launch):
             lastURL = url
             // A cold start reads it with getLaunchUrl; a running app is told.
@@ -46,22 +47,37 @@ public struct AppPlugin: CapacitorPlugin {
         }
     }
 
-    private mutating func lifecycle(_ change: ControlCommand.LifecycleChange) -> [PluginEffect] {
+    /// The state as the plugin's events left it.
+    public var appState: AppState { !inForeground ? .background : isActive ? .active : .inactive }
+
+    /// A window change as the state it leaves the app in: the focus lost in the background
+    /// leaves it there; the focus got, or shown again, makes it active.
+    private func target(_ change: ControlCommand.LifecycleChange) -> AppState {
+        switch change {
+        case .blur: appState == .background ? .background : .inactive
+        case .background: .background
+        case .focus, .foreground: .active
+        }
+    }
+
+    /// Capacitor's iOS App plugin names iOS's notifications (ionic-team/capacitor-plugins,
+    /// app/ios AppPlugin.swift): willResignActive → `appStateChange {isActive: false}`,
+    /// didEnterBackground → `pause`, willEnterForeground → `resume`, didBecomeActive →
+    /// `appStateChange {isActive: true}`; here each transition to `new`, in iOS's order.
+    private mutating func move(to new: AppState) -> [PluginEffect] {
         var effects: [PluginEffect] = []
         func send(_ event: String, _ data: JSONObject = [:]) {
             effects.append(.emit(event: event, data: data))
             history.append(event == "appStateChange" ? "appStateChange:\(data["isActive"] == true)" : event)
             if history.count > Self.historyLength { history.removeFirst(history.count - Self.historyLength) }
         }
-        switch change {
-        case .blur:
-            if isActive { isActive = false; send("appStateChange", ["isActive": false]) }
-        case .background:
-            if isActive { isActive = false; send("appStateChange", ["isActive": false]) }
-            if inForeground { inForeground = false; send("pause") }
-        case .foreground, .focus:
-            if !inForeground { inForeground = true; send("resume") }
-            if !isActive { isActive = true; send("appStateChange", ["isActive": true]) }
+        for transition in appState.transitions(to: new) {
+            switch transition {
+            case .willResignActive: isActive = false; send("appStateChange", ["isActive": false])
+            case .didEnterBackground: inForeground = false; send("pause")
+            case .willEnterForeground: inForeground = true; send("resume")
+            case .didBecomeActive: isActive = true; send("appStateChange", ["isActive": true])
+            }
         }
         return effects
     }
@@ -70,7 +86,7 @@ public struct AppPlugin: CapacitorPlugin {
         [
             "isActive": .bool(isActive),
             "inForeground": .bool(inForeground),
-            "lifecycle": .string(!inForeground ? "background" : isActive ? "active" : "inactive"),
+            "lifecycle": .string(appState.rawValue),
             "launchUrl": lastURL.map(JSONValue.string) ?? .null,
             "history": .array(history.map(JSONValue.string)),
         ]

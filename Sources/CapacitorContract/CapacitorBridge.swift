@@ -113,7 +113,10 @@ public struct CapacitorBridge: Machine, Sendable {
             return carryOut(effects, from: index)
         case .host(let hostEvent):
             if case .timerFired = hostEvent { return [] }  // only through `.timerFired(Timer)`
-            if case .lifecycle = hostEvent { return broadcast(hostEvent) }
+            switch hostEvent {
+            case .lifecycle, .appState: return broadcast(hostEvent)
+            default: break
+            }
             for index in plugins.indices {
                 if let effects = plugins[index].hostEvent(hostEvent) { return carryOut(effects, from: index) }
             }

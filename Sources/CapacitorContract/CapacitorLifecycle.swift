@@ -26,6 +26,148 @@ public struct WindowPresence: Sendable, Equatable {
     }
 }
 
+/// The app's state as iOS has it (`UIApplication.State`): active (in front, taking input),
+/// inactive (in front, something of the system's over it or the focus elsewhere), background.
+public enum AppState: String, Sendable, Equatable, CaseIterable {
+    case active, inactive, background
+
+    /// iOS's transitions between two states, in the order it posts them.
+    public enum Transition: String, Sendable, Equatable {
+        case willResignActive, didEnterBackground, willEnterForeground, didBecomeActive
+    }
+
+    /// The transitions from `self` to `new`, in order (none when they are the same).
+    public func transitions(to new: AppState) -> [Transition] {
+        switch (self, new) {
+        case (.active, .inactive): [.willResignActive]
+        case (.active, .background): [.willResignActive, .didEnterBackground]
+        case (.inactive, .active): [.didBecomeActive]
+        case (.inactive, .background): [.didEnterBackground]
+        case (.background, .inactive): [.willEnterForeground]
+        case (.background, .active): [.willEnterForeground, .didBecomeActive]
+        default: []
+        }
+    }
+}
+
+/// The app's lifecycle as iOS would run it (contract §4; issue 28 items 1 and 3): the window's
+/// facts, or `ctl lifecycle` once it has taken over, and on top of them the system's own
+/// surfaces shown over the app (a permission dialog, a share sheet, a file chooser, a
+/// notification banner), each by an id. A surface shown resigns active; the last one closed
+/// makes the app active again — the focus back in the page — unless it went to the background
+/// meanwhile. A notification opened while the app is in the background brings it forward in
+/// iOS's order: willEnterForeground, the notification response, didBecomeActive. The plugins are
+/// told the new state (`PluginHostEvent.appState`); the App plugin turns it into its events.
+public struct AppLifecycle: Machine, Sendable, Equatable {
+    /// Who drives the window's facts: the window itself until `ctl lifecycle` (or a replay) does.
+    public enum Source: String, Sendable, Equatable { case window, control, replay }
+
+    public enum Event: Sendable, Equatable {
+        /// The window's focus or visibility changed (followed while the window drives).
+        case window(ControlCommand.LifecycleChange)
+        /// `ctl lifecycle`: the control interface drives from now on.
+        case control(ControlCommand.LifecycleChange)
+        /// Another driver takes over (a replay): the window is no longer followed.
+        case drivenBy(Source)
+        /// A system surface with this id is shown over the app, or closed.
+        case surfaceShown(String)
+        case surfaceClosed(String)
+        /// A person opened one of the app's notifications; `response` is the plugins' event for it.
+        case notificationOpened(response: PluginHostEvent)
+    }
+
+    public enum Effect: Sendable, Equatable {
+        /// Offer this event to the plugins (in order).
+        case post(PluginHostEvent)
+        /// Raise the app's window and put the keyboard focus back in its page.
+        case returnFocus
+    }
+
+    public private(set) var source: Source = .window
+    /// The window's facts as the driver last said them.
+    public private(set) var focused = true
+    public private(set) var shown = true
+    /// The system's surfaces over the app, oldest first.
+    public private(set) var surfaces: [String] = []
+    /// The state the plugins were last told.
+    public private(set) var state: AppState = .active
+    /// How many times the focus was given back to the page (for `ctl state`).
+    public private(set) var focusReturns = 0
+
+    public init() {}
+
+    /// What the facts and the surfaces make the app now.
+    public var derived: AppState { !shown ? .background : focused && surfaces.isEmpty ? .active : .inactive }
+
+    public mutating func reduce(_ event: Event) -> [Effect] {
+        switch event {
+        case .window(let change):
+            guard source == .window else { return [] }
+            apply(change)
+            return settle()
+        case .control(let change):
+            source = .control
+            apply(change)
+            return settle()
+        case .drivenBy(let driver):
+            source = driver
+            return []
+        case .surfaceShown(let id):
+            guard !surfaces.contains(id) else { return [] }
+            surfaces.append(id)
+            return settle()
+        case .surfaceClosed(let id):
+            guard let index = surfaces.firstIndex(of: id) else { return [] }
+            surfaces.remove(at: index)
+            // The system gives the app back its focus when the last of its surfaces goes.
+            guard surfaces.isEmpty, shown else { return settle() }
+            focused = true
+            return settle() + returnFocus()
+        case .notificationOpened(let response):
+            // iOS's order for a notification opened while the app is in the background:
+            // willEnterForeground, then the response (the app is inactive when it gets it), then
+            // didBecomeActive — as measured and reported for iOS 10 and later ("Opening push when
+            // backgrounded", newbe.dev and medium.com/@jigarm, "Delegate methods called when
+            // opening app"); Apple's UNUserNotificationCenterDelegate page does not spell it out.
+            var effects: [Effect] = []
+            if !shown {
+                shown = true
+                state = .inactive  // willEnterForeground first, then the response
+                effects.append(.post(.appState(.inactive)))
+            }
+            effects.append(.post(response))
+            focused = true
+            return effects + settle() + returnFocus()
+        }
+    }
+
+    private mutating func apply(_ change: ControlCommand.LifecycleChange) {
+        switch change {
+        case .blur: focused = false
+        case .background: shown = false
+        case .focus, .foreground: focused = true; shown = true
+        }
+    }
+
+    private mutating func returnFocus() -> [Effect] {
+        focusReturns += 1
+        return [.returnFocus]
+    }
+
+    private mutating func settle() -> [Effect] {
+        let now = derived
+        guard now != state else { return [] }
+        state = now
+        return [.post(.appState(now))]
+    }
+
+    /// `ctl state`'s `capacitor.lifecycle`.
+    public var json: JSONValue {
+        ["state": .string(state.rawValue), "source": .string(source.rawValue), "focused": .bool(focused), "shown": .bool(shown),
+         "surfaces": .array(surfaces.map(JSONValue.string)), "focusReturns": .number(Double(focusReturns))]
+    }
+}
+
 /// What a Capacitor app's window shows: loading until the first document finished, then the
 /// page; an error screen when the document could not be loaded, came as an HTTP error, or its
 /// process kept ending. A kiosk retries an error screen after `KioskBackoff`'s pause. Pure; the

@@ -147,6 +147,8 @@ public struct HostAnswer: Sendable, Equatable {
 public enum PluginHostEvent: Sendable, Equatable {
     /// The window lost or got the focus, went to the background or came back.
     case lifecycle(ControlCommand.LifecycleChange)
+    /// The app is now in this state (`AppLifecycle`); offered to every plugin, like `lifecycle`.
+    case appState(AppState)
     /// A link for the app (`hostshell open-url`, the desktop); `launch` when it started the app.
     case openURL(String, launch: Bool)
     /// `ctl permission grant|deny`.

@@ -13,8 +13,7 @@ extension CapacitorApp {
         case .lifecycle(let change):
             // From now on the control interface drives the lifecycle, not the window's focus
             // (another window on a shared display must not change what a test set).
-            lifecycleSource = "control"
-            page.post(.lifecycle(change))
+            lifecycleEvent(.control(change))
             ok(["message": .string("lifecycle \(change.rawValue)"), "app": page.bridge.plugin(named: AppPlugin.name).map { .object($0.state) } ?? .null])
         case .openURL(let url):
             guard CapacitorURL.scheme(of: url) != nil else {

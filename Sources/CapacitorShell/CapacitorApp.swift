@@ -40,8 +40,9 @@ package struct CapacitorLaunch {
 
 /// A Capacitor app as the host core sees it (`HostedApp`): its window (a `HostWindow` with a
 /// `ScreenView`), its one `CapacitorPage` on the app's own profile, the loading screens
-/// (`CapacitorLoading`), the window's focus and visibility for the App plugin
-/// (`CapacitorWindowWatch`), and its control commands (`CapacitorApp+Control`).
+/// (`CapacitorLoading`), the app's lifecycle (`AppLifecycle`: the window's focus and
+/// visibility from `CapacitorWindowWatch`, the system surfaces over the page, notifications
+/// opened), and its control commands (`CapacitorApp+Control`).
 @MainActor
 package final class CapacitorApp: HostedApp {
     package let environment: AppEnvironment
@@ -51,8 +52,8 @@ package final class CapacitorApp: HostedApp {
     private let screenView: ScreenView
     private(set) var loading: CapacitorLoading
     private var windowWatch: CapacitorWindowWatch?
-    /// Who drives the App plugin's lifecycle: the window, until a control command does.
-    var lifecycleSource = "window"
+    /// The app's lifecycle as iOS would run it; its `source` says who drives the window's facts.
+    private let lifecycle = MachineLoop(AppLifecycle())
     /// The desktop entry for its link schemes (`CapacitorDesktopLinks`), for `ctl state`.
     var desktopEntry: JSONValue = .null
     /// Links the app was asked to open, newest last (for `ctl state`).
@@ -83,11 +84,13 @@ package final class CapacitorApp: HostedApp {
         var windowRef: (() -> WidgetPointer?)?
         var postRef: ((PluginHostEvent) -> Void)?
         var foregroundRef: (() -> Bool?)?
+        var openedRef: ((PluginHostEvent) -> Void)?
         page = CapacitorPage(app: launch.info, origin: launch.originText, session: session, automation: environment.automation != nil,
                              environment: environment, trust: trust, plugins: launch.plugins) { page in
             CapacitorGlueContext(app: launch.info, dataDirectory: launch.dataDirectory, attended: environment.attended,
                                  environment: environment, window: { windowRef?() }, post: { postRef?($0) },
-                                 inForeground: { foregroundRef?() })
+                                 inForeground: { foregroundRef?() }, permissions: page.web.permissions,
+                                 page: { [weak page] in page?.web }, notificationOpened: { openedRef?($0) })
         }
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_user_agent(settings, launch.device.userAgent)
@@ -100,6 +103,8 @@ package final class CapacitorApp: HostedApp {
         window = HostWindow(content: screenView.widget, title: launch.displayName, subtitle: launch.originText, size: size)
         windowRef = { [weak self] in self?.window.window }
         postRef = { [weak self] event in self?.page.post(event) }
+        openedRef = { [weak self] response in self?.lifecycleEvent(.notificationOpened(response: response)) }
+        page.web.onSystemSurface = { [weak self] id, shown in self?.lifecycleEvent(shown ? .surfaceShown(id) : .surfaceClosed(id)) }
         foregroundRef = { [weak self] in (self?.page.bridge.plugin(named: PushNotificationsPlugin.name) as? PushNotificationsPlugin)?.inForeground }
         page.host = self
         screenView.onRetry = { [weak self] in self?.loadingEvent(.retry) }
@@ -111,8 +116,7 @@ package final class CapacitorApp: HostedApp {
         kiosk = kioskOptions.map { KioskWindow(window, options: $0) }
         window.present()
         windowWatch = CapacitorWindowWatch(window: window.window) { [weak self] changes in
-            guard let self, self.lifecycleSource == "window" else { return }
-            for change in changes { self.page.post(.lifecycle(change)) }
+            for change in changes { self?.lifecycleEvent(.window(change)) }
         }
         loadingEvent(.start)
         page.load(launch.startURL)
@@ -123,6 +127,20 @@ package final class CapacitorApp: HostedApp {
         linksOpened.append(url)
         if linksOpened.count > 20 { linksOpened.removeFirst() }
         page.post(.openURL(url, launch: isLaunch))
+    }
+
+    /// Runs the app's lifecycle: the plugins are told each new state, and the window raised
+    /// with the focus in the page when the system gives it back.
+    func lifecycleEvent(_ event: AppLifecycle.Event) {
+        lifecycle.send(event) { [weak self] effect in
+            guard let self else { return }
+            switch effect {
+            case .post(let hostEvent): self.page.post(hostEvent)
+            case .returnFocus:
+                self.window.present()
+                gtk_widget_grab_focus(cgtk_widget(UnsafeMutableRawPointer(self.page.view)))
+            }
+        }
     }
 
     package func close() {
@@ -156,7 +174,11 @@ package final class CapacitorApp: HostedApp {
         app["desktopEntry"] = desktopEntry
         app["failuresInARow"] = .number(Double(loading.failuresInARow))
         var capacitor = page.json
-        capacitor["lifecycleSource"] = .string(lifecycleSource)
+        capacitor["lifecycleSource"] = .string(lifecycle.machine.source.rawValue)
+        var lifecycleState = lifecycle.machine.json.objectValue ?? [:]
+        // Where the window's keyboard focus is (what the page gets once the window is active).
+        lifecycleState["focusInPage"] = .bool(gtk_window_get_focus(cast(window.window)) == cgtk_widget(UnsafeMutableRawPointer(page.view)))
+        capacitor["lifecycle"] = .object(lifecycleState)
         capacitor["window"] = windowWatch?.json ?? .null
         capacitor["linksOpened"] = .array(linksOpened.map(JSONValue.string))
         let push = PushNotificationsGlue.glue(forApp: launch.appId)

@@ -37,6 +37,14 @@ package struct CapacitorGlueContext {
     package let post: (PluginHostEvent) -> Void
     /// Whether the app is in the foreground as its plugins saw the lifecycle (nil: not known).
     var inForeground: () -> Bool? = { nil }
+    /// The page's permission center, where the app's own questions take their turn (nil: the
+    /// glue's own, as in tests without a page).
+    var permissions: PermissionCenter?
+    /// The page, for a question's prompt and its system surface.
+    var page: () -> WebPage? = { nil }
+    /// A person opened one of the app's notifications: the app's lifecycle delivers `response`
+    /// and brings the app forward around it (nil: posted to the plugins as it is).
+    var notificationOpened: ((PluginHostEvent) -> Void)?
 }
 
 /// The plugins an app runs with: their pure types and, for those that ask the host for work,

@@ -24,7 +24,7 @@ package final class CapacitorReplayRun {
     /// The app stays active and in the foreground throughout: the focus of a window on the
     /// replay's display is not the recorded session's, and must not change `App.getState`.
     package func start(timeout: Double) {
-        app.lifecycleSource = "replay"
+        app.lifecycleEvent(.drivenBy(.replay))
         app.page.onResult = { [weak self] result in self?.apply(.answered(result.json)) }
         app.onScreenChanged = { [weak self] in self?.screenChanged() }
         apply(.start(readyWithin: timeout))

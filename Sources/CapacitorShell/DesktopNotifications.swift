@@ -35,9 +35,10 @@ package final class DesktopNotifications {
         unavailable = made.problem
     }
 
-    /// Shows one; true when it reached the desktop (else only the shelf records it).
+    /// Shows one; true when it reached the desktop (else only the shelf records it). One shown
+    /// with the same collapse id is replaced: taken off the desktop and the shelf.
     @discardableResult
-    func show(id: String, title: String, body: String, payload: JSONObject) -> Bool {
+    func show(id: String, title: String, body: String, payload: JSONObject, collapseID: String? = nil) -> Bool {
         let onDesktop = application != nil
         if let application {
             let notification = g_notification_new(title.isEmpty ? appId : title)!
@@ -46,7 +47,8 @@ package final class DesktopNotifications {
             g_application_send_notification(application, Self.desktopId(id), notification)
             g_object_unref(UnsafeMutableRawPointer(notification))
         }
-        shelf.show(NotificationShelf.Item(id: id, title: title, body: body, payload: payload, onDesktop: onDesktop))
+        let replaced = shelf.show(NotificationShelf.Item(id: id, title: title, body: body, payload: payload, onDesktop: onDesktop, collapseID: collapseID))
+        if let application { for old in replaced { g_application_withdraw_notification(application, Self.desktopId(old)) } }
         return onDesktop
     }
 

@@ -47,7 +47,7 @@ extension PushNotificationsGlue {
     /// A push for this app: to the plugin, which gives the page `pushNotificationReceived` in
     /// the foreground and shows a notification in the background.
     func arrived(_ push: PhonePush, foreground: Bool) {
-        context.post(PushNotificationsPlugin.delivered(id: push.id, payload: push.payload, foreground: foreground))
+        context.post(PushNotificationsPlugin.delivered(id: push.id, payload: push.payload, foreground: foreground, collapseID: push.collapseID))
     }
 }
 

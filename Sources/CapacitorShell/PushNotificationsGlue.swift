@@ -7,8 +7,9 @@ import PushShell
 import ShellKit
 
 /// PushNotifications' glue, for one app profile: the remembered permission and the token's
-/// record (`push.json`) in the app's data directory, the permission question (a native dialog
-/// parented to the app's window; with no one to ask, it waits for `ctl permission`), tokens
+/// record (`push.json`) in the app's data directory, the permission question (asked through
+/// the page's `PermissionCenter`, in turn with WebKit's: a native dialog parented to the app's
+/// window, an answer `ctl permission` gave ahead, or — with no one to ask — a wait for it), tokens
 /// from the system's random source, and the desktop's notifications. `deliverPush` and
 /// `activateNotification` are the push side's entry points (issue 14).
 @MainActor
@@ -16,7 +17,8 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
     let context: CapacitorGlueContext
     /// The question's answer, waiting (for the dialog or `ctl permission`).
     private var question: (@MainActor (HostOutcome) -> Void)?
-    private var prompt: PermissionPrompt?
+    /// Where the question is asked: the page's center (its own when the context has none).
+    private(set) lazy var permissions = context.permissions ?? PermissionCenter.of(profileData: nil, attended: context.attended)
     /// Set while the app's page is alive; the push side finds the glue of an app here.
     private static var running: [ObjectIdentifier: Weak] = [:]
     private struct Weak { weak var glue: PushNotificationsGlue? }
@@ -57,9 +59,11 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
     }
 
     /// A person acted on one of this app's notifications (`tap`: opened it); the page gets
-    /// `pushNotificationActionPerformed` with the whole payload, kept until it listens.
+    /// `pushNotificationActionPerformed` with the whole payload, kept until it listens — through
+    /// the app's lifecycle, which brings a backgrounded app forward around it.
     func activateNotification(_ payload: JSONObject, id: String? = nil, actionId: String = "tap", inputValue: String? = nil) {
-        context.post(PushNotificationsPlugin.activated(id: id ?? Self.newId(), payload: payload, actionId: actionId, inputValue: inputValue))
+        let response = PushNotificationsPlugin.activated(id: id ?? Self.newId(), payload: payload, actionId: actionId, inputValue: inputValue)
+        if let opened = context.notificationOpened { opened(response) } else { context.post(response) }
     }
 
     // MARK: the plugin's requests
@@ -73,12 +77,6 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
                              "permission": .string(PushNotificationsPlugin.permission(fileText: permission.map { String(decoding: $0, as: UTF8.self) }).rawValue)]))
         case "permission.ask":
             ask(appName: request.arguments["appName"]?.stringValue, answer: answer)
-        case "permission.answer":
-            let granted = request.arguments["granted"]?.boolValue ?? false
-            prompt?.withdraw()
-            prompt = nil
-            settle(granted)
-            answer(.success(["receive": .string(granted ? "granted" : "denied")]))
         case "token.make":
             var source = SystemRandomNumberGenerator()
             answer(.success(["token": .string(PushToken.random(using: &source).hex)]))
@@ -104,8 +102,6 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
     }
 
     package func close() {
-        prompt?.withdraw()
-        prompt = nil
         question = nil
         Self.running[ObjectIdentifier(self)] = nil
         listener?.stop()
@@ -113,14 +109,14 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
         madeNotifications?.close()
     }
 
-    /// Asks a person when one can be asked (a dialog on the app's window); else the question
-    /// waits for `ctl permission grant|deny`.
+    /// Asks through the page's permission center (one question at a time: the plugin asks
+    /// once for all its waiting calls).
     private func ask(appName: String?, answer: @escaping @MainActor (HostOutcome) -> Void) {
+        let first = question == nil
         question = answer
-        guard context.attended, prompt == nil else { return }
+        guard first else { return }
         let words = PushNotificationsPlugin.permissionPrompt(appName: appName)
-        prompt = PermissionPrompt(heading: words.heading, body: words.body, parent: context.window()) { [weak self] allow in
-            self?.prompt = nil
+        permissions.askForApp([.notifications], heading: words.heading, body: words.body, from: context.page()) { [weak self] allow in
             self?.settle(allow)
         }
     }
@@ -147,7 +143,7 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
         let title = notification["title"]?.stringValue ?? ""
         let body = [notification["subtitle"]?.stringValue ?? "", notification["body"]?.stringValue ?? ""].filter { !$0.isEmpty }
         return notifications.show(id: id, title: title.isEmpty ? (context.app.appName ?? "") : title, body: body.joined(separator: "\n"),
-                                  payload: notification["data"]?.objectValue ?? [:])
+                                  payload: notification["data"]?.objectValue ?? [:], collapseID: notification["collapseId"]?.stringValue)
     }
 
     private static func newId() -> String {

@@ -3,7 +3,8 @@ import HostCore
 /// An app's notifications as the desktop holds them (what `ctl state` shows under
 /// `notifications`): each shown one with its whole payload until a person opens or dismisses
 /// it, and whether the desktop showed it or only the state records it (no notification server
-/// on the session bus, as in CI). Bounded like a notification centre; the oldest go first.
+/// on the session bus, as in CI). One shown with the `apns-collapse-id` of another replaces it,
+/// as iOS does. Bounded like a notification centre; the oldest go first.
 public struct NotificationShelf: Sendable, Equatable {
     public static let limit = 64
 
@@ -15,9 +16,12 @@ public struct NotificationShelf: Sendable, Equatable {
         public var payload: JSONObject
         /// The desktop showed it; false: recorded here only.
         public var onDesktop: Bool
+        /// Its push's `apns-collapse-id`, if it had one.
+        public var collapseID: String?
 
-        public init(id: String, title: String, body: String, payload: JSONObject, onDesktop: Bool) {
+        public init(id: String, title: String, body: String, payload: JSONObject, onDesktop: Bool, collapseID: String? = nil) {
             self.id = id; self.title = title; self.body = body; self.payload = payload; self.onDesktop = onDesktop
+            self.collapseID = collapseID
         }
     }
 
@@ -27,10 +31,16 @@ public struct NotificationShelf: Sendable, Equatable {
 
     public init() {}
 
-    public mutating func show(_ item: Item) {
+    /// Shows `item`; returns the ids of those it replaced (same collapse id), which leave as
+    /// "replaced".
+    @discardableResult
+    public mutating func show(_ item: Item) -> [String] {
+        let replaced = item.collapseID == nil ? [] : items.filter { $0.id != item.id && $0.collapseID == item.collapseID }.map(\.id)
+        for id in replaced { _ = take(id, "replaced") }
         items.removeAll { $0.id == item.id }
         items.append(item)
         if items.count > Self.limit { note(items.removeFirst().id, "dropped") }
+        return replaced
     }
 
     /// A person opened it: the item (nil when there is none by that id).
@@ -62,7 +72,8 @@ public struct NotificationShelf: Sendable, Equatable {
     /// `{shown: [{id, title, body, onDesktop, data}], history: [{id, outcome}]}`.
     public var json: JSONObject {
         ["shown": .array(items.map { .object(["id": .string($0.id), "title": .string($0.title), "body": .string($0.body),
-                                              "onDesktop": .bool($0.onDesktop), "data": .object($0.payload)]) }),
+                                              "onDesktop": .bool($0.onDesktop), "collapseId": $0.collapseID.map(JSONValue.string) ?? .null,
+                                              "data": .object($0.payload)]) }),
          "history": .array(history.map { .object(["id": .string($0.id), "outcome": .string($0.outcome)]) })]
     }
 }

@@ -105,7 +105,7 @@ struct PermissionMachineTests {
         var machine = M(attended: true, remembered: [.geolocation: true])
         _ = machine.reduce(.asked(id: 1, kinds: [.microphone, .camera]))
         let state = machine.json.objectValue
-        #expect(state?["pending"] == ["kinds": ["camera", "microphone"]])
+        #expect(state?["pending"] == ["kinds": ["camera", "microphone"], "asker": "page", "prompted": true])
         #expect(state?["remembered"] == ["geolocation": "granted"])
         let prompt = M.prompt([.camera, .microphone], server: "North Studio")
         #expect(prompt.heading == "Allow North Studio to use your camera and use your microphone?")

@@ -235,6 +235,12 @@ struct CapacitorFlowTests {
         #expect((try reference.state()["links"] as? [[String: Any]])?.first?["via"] as? String == "launch")
         try reference.submitSetup(url: server.url)
         try reference.page("location.pathname === '/events/7' && location.search === '?from=cold'")
+        // Set up, the app asks for notifications: the dialog is a system surface, the app is
+        // inactive until it is answered (issue 28 item 1).
+        try reference.page("referenceApp.state.registration.status === 'asking'")
+        _ = try reference.app.state("permissions.pending.asker=app", "capacitor.plugins.App.lifecycle=inactive")
+        #expect(try reference.app.ctl("permission", "deny").status == 0)
+        try reference.page("referenceApp.state.registration.status === 'denied'")
 
         #expect(try reference.app.ctl("open-url", "homesec://live").status == 0)
         try reference.page("location.pathname === '/live' && referenceApp.state.live.running")

@@ -80,7 +80,7 @@ struct CapacitorLiveTests {
         // A removed listener gets nothing more.
         _ = try Self.run(app, "window.__n = 0; window.__test.App.addListener('resume', () => { window.__n++; }).then((h) => { window.__h = h; })", until: "!!window.__h")
         _ = try Self.run(app, "window.__h.remove()", until: "true")
-        _ = try app.state("capacitor.listeners.3.event=appUrlOpen", "capacitor.listeners.4=null")
+        _ = try app.state("capacitor.listeners.4.event=pushNotificationActionPerformed", "capacitor.listeners.5=null")
         #expect(try app.ctl("lifecycle", "hide").status == 0)
         #expect(try app.ctl("lifecycle", "show").status == 0)
         #expect(try app.evalWhen("window.__test.events.length >= 10 && 'removed listener called ' + window.__n") as? String == "removed listener called 0")

@@ -119,7 +119,8 @@ struct ProfileFileTests {
         let kept = try Self.kept(dir, PushNotificationsPlugin.permissionFileName)
         #expect(kept.count == 1 && (try? String(contentsOfFile: dir + "/" + kept[0], encoding: .utf8)) == "{\"receive\": ")
         #expect(told.lines.count == 1 && told.lines[0].contains("push-permission.json"), "\(told.lines)")
-        #expect(Self.perform(glue, "permission.answer", ["granted": true]) == .success(["receive": "granted"]))
+        _ = glue.permissions.controlAnswer(true)  // ctl permission grant, given ahead
+        #expect(Self.perform(glue, "permission.ask", ["appName": "T"]) == .success(["receive": "granted"]))
         #expect(Self.perform(glue, "push.load") == .success(["record": .null, "permission": "granted"]))
     }
 
@@ -136,7 +137,8 @@ struct ProfileFileTests {
             Issue.record("a FIFO was written over"); return
         }
         #expect(failure.message.contains("FIFO"))
-        #expect(Self.perform(glue, "permission.answer", ["granted": true]) == .success(["receive": "granted"]), "the answer holds for the run")
+        _ = glue.permissions.controlAnswer(true)
+        #expect(Self.perform(glue, "permission.ask", ["appName": "T"]) == .success(["receive": "granted"]), "the answer holds for the run")
         #expect(Self.isFIFO(glue.recordPath) && Self.isFIFO(glue.permissionPath), "left as they were")
         #expect(try Self.kept(dir, PushRecord.fileName).isEmpty)
     }

@@ -73,14 +73,21 @@ struct PushNotificationsGlueTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let glue = Self.glue(dir)
         defer { glue.close() }
-        var asked: HostOutcome?
-        glue.perform(HostRequest(ticket: 2, plugin: PushNotifications.pluginName, action: "permission.ask", arguments: ["appName": "Push Glue"])) { asked = $0 }
-        #expect(asked == nil, "no one to ask: it waits")
-        #expect(Self.perform(glue, "permission.answer", ["granted": true]) == .success(["receive": "granted"]))
-        #expect(asked == .success(["receive": "granted"]), "ctl permission settles the waiting question")
+        func ask() -> () -> HostOutcome? {
+            var asked: HostOutcome?
+            glue.perform(HostRequest(ticket: 2, plugin: PushNotifications.pluginName, action: "permission.ask", arguments: ["appName": "Push Glue"])) { asked = $0 }
+            return { asked }
+        }
+        let first = ask()
+        #expect(first() == nil, "no one to ask: it waits")
+        #expect(glue.permissions.machine.open?.byApp == true, "the open question, in the permission center (ctl state's permissions.pending)")
+        #expect(glue.permissions.controlAnswer(true) == "notifications granted")
+        #expect(first() == .success(["receive": "granted"]), "ctl permission settles the waiting question")
         #expect(try HomeSecSecretStoreTests.mode(glue.permissionPath) == 0o600)
         #expect(Self.perform(Self.glue(dir), "push.load") == .success(["record": .null, "permission": "granted"]), "remembered for the app")
-        #expect(Self.perform(glue, "permission.answer", ["granted": false]) == .success(["receive": "denied"]))
+        // An answer given ahead is the next question's: no wait.
+        #expect(glue.permissions.controlAnswer(false) == "no question is open: the next one will be denied")
+        #expect(ask()() == .success(["receive": "denied"]))
         #expect(Self.perform(Self.glue(dir), "push.load") == .success(["record": .null, "permission": "denied"]))
         try Data("{\"receive\": ".utf8).write(to: URL(fileURLWithPath: glue.permissionPath))
         #expect(Self.perform(Self.glue(dir), "push.load") == .success(["record": .null, "permission": "prompt"]))

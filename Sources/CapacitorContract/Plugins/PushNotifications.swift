@@ -45,7 +45,7 @@ public struct PushNotifications: Machine, Sendable, Equatable {
         /// `ctl push-token rotate`: the device's token changes (a restore, a reinstall).
         case rotate
         /// A push for this app arrived; `foreground` is whether the app is on screen and active.
-        case deliver(id: String, payload: JSONObject, foreground: Bool)
+        case deliver(id: String, payload: JSONObject, foreground: Bool, collapseID: String? = nil)
         /// A person acted on a notification (`tap` when they opened it).
         case activate(id: String, payload: JSONObject, actionId: String, inputValue: String?)
     }
@@ -77,11 +77,14 @@ public struct PushNotifications: Machine, Sendable, Equatable {
         public var body: String
         /// The whole push payload, `aps` included.
         public var data: JSONObject
+        /// The push's `apns-collapse-id`: a later one with the same replaces it (not shown to the page).
+        public var collapseID: String?
 
         /// From an APNs payload: `aps.alert` a text (the body) or `{title, subtitle, body}`,
         /// `aps.badge` (1 when absent); missing texts are empty.
-        public init(id: String, payload: JSONObject) {
+        public init(id: String, payload: JSONObject, collapseID: String? = nil) {
             self.id = id
+            self.collapseID = collapseID
             let aps = payload["aps"]?.objectValue
             let alert = aps?["alert"]
             let fields = alert?.objectValue
@@ -154,8 +157,8 @@ public struct PushNotifications: Machine, Sendable, Equatable {
             return then == .report ? [.notify(event: "registrationError", data: ["error": .string(why)], retained: false)] : []
         case .rotate:
             return newToken(then: registered ? .report : .keep)
-        case .deliver(let id, let payload, let foreground):
-            let notification = Notification(id: id, payload: payload)
+        case .deliver(let id, let payload, let foreground, let collapseID):
+            let notification = Notification(id: id, payload: payload, collapseID: collapseID)
             guard foreground else { return keep(notification) }
             var effects: [Effect] = [.notify(event: "pushNotificationReceived", data: notification.json, retained: false)]
             if presentationOptions.contains("alert") { effects += keep(notification) }
@@ -232,8 +235,10 @@ public struct PushNotifications: Machine, Sendable, Equatable {
         return [.notify(event: "registration", data: ["value": .string(token.hex)], retained: false)]
     }
 
+    /// Shows `notification`; one delivered with its collapse id is replaced (iOS shows the
+    /// newer in its place), so the delivered list holds only the newer.
     private mutating func keep(_ notification: Notification) -> [Effect] {
-        delivered.removeAll { $0.id == notification.id }
+        delivered.removeAll { $0.id == notification.id || (notification.collapseID != nil && $0.collapseID == notification.collapseID) }
         delivered.append(notification)
         if delivered.count > Self.keptDelivered { delivered.removeFirst() }
         return [.show(notification)]

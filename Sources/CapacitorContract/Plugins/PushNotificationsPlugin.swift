@@ -8,8 +8,7 @@ import Push
 /// | request (action)        | glue does                                   | answer                       |
 /// |-------------------------|---------------------------------------------|------------------------------|
 /// | `push.load`             | reads the profile's record and remembered permission | `{record, permission}` |
-/// | `permission.ask`        | the native prompt, or waits for `ctl permission` | `{receive}`             |
-/// | `permission.answer`     | remembers `ctl permission`'s answer to the open question, settles it | `{receive}` |
+/// | `permission.ask`        | the question in the page's permission center: the native prompt, an answer `ctl permission` gave ahead, or a wait for it; remembered for the app | `{receive}` |
 /// | `token.make`            | 32 bytes from the system's random source    | `{token}` (hex)              |
 /// | `record.save`           | writes `push.json` (owner-only, atomic)     | `{}` or a failure            |
 /// | `notification.show` / `notification.withdraw` | the desktop's notifications | `{}`               |
@@ -62,9 +61,10 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
 
     /// The host event for a push that arrived for this app (`foreground`: on screen; nil lets
     /// the plugin judge from the window's lifecycle as it has seen it).
-    public static func delivered(id: String, payload: JSONObject, foreground: Bool? = nil) -> PluginHostEvent {
+    public static func delivered(id: String, payload: JSONObject, foreground: Bool? = nil, collapseID: String? = nil) -> PluginHostEvent {
         var data: JSONObject = ["id": .string(id), "payload": .object(payload)]
         if let foreground { data["foreground"] = .bool(foreground) }
+        if let collapseID { data["collapseId"] = .string(collapseID) }
         return .custom(deliverEvent, data)
     }
 
@@ -118,11 +118,10 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
 
     public mutating func hostEvent(_ event: PluginHostEvent) -> [PluginEffect]? {
         switch event {
-        case .permission(let grant):
-            // Only while its question is open: otherwise `ctl permission` is the page's WebKit
-            // questions' (the profile's PermissionCenter).
-            guard asking else { return nil }
-            return [.ask(action: "permission.answer", arguments: ["granted": .bool(grant)], call: nil)]
+        case .permission:
+            // `ctl permission` answers the page's permission center, where this plugin's
+            // question takes its turn with WebKit's (an answer given ahead included).
+            return nil
         case .rotatePushToken:
             return feed(.rotate)
         case .lifecycle(let change):
@@ -133,12 +132,16 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
             case .focus, .foreground: isActive = true; inForeground = true
             }
             return []
+        case .appState(let state):
+            isActive = state == .active
+            inForeground = state != .background
+            return []
         case .custom(Self.deliverEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a push without an id or payload was ignored")] }
             // iOS presents a push to the app (willPresent) whenever it is in the foreground,
             // active or not (a blurred window is inactive, still in the foreground).
             let foreground = data["foreground"]?.boolValue ?? inForeground
-            return feed(.deliver(id: id, payload: payload, foreground: foreground))
+            return feed(.deliver(id: id, payload: payload, foreground: foreground, collapseID: data["collapseId"]?.stringValue))
         case .custom(Self.activateEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a notification action without an id or payload was ignored")] }
             return feed(.activate(id: id, payload: payload, actionId: data["actionId"]?.stringValue ?? "tap",
@@ -167,7 +170,7 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
                 }
             }
             return effects
-        case ("permission.ask", .success(let value)), ("permission.answer", .success(let value)):
+        case ("permission.ask", .success(let value)):
             asking = false
             guard let word = value.objectValue?["receive"]?.stringValue, let answer = PushNotifications.Permission(rawValue: word),
                   answer != .prompt else { return [] }
@@ -236,7 +239,9 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
         case .notify(let event, let data, _):
             return [.emit(event: event, data: data.objectValue ?? [:])]
         case .show(let notification):
-            return [.ask(action: "notification.show", arguments: notification.json.objectValue ?? [:], call: nil)]
+            var arguments = notification.json.objectValue ?? [:]
+            if let collapseID = notification.collapseID { arguments["collapseId"] = .string(collapseID) }
+            return [.ask(action: "notification.show", arguments: arguments, call: nil)]
         case .withdraw(let ids):
             return [.ask(action: "notification.withdraw", arguments: ["ids": .array(ids.map(JSONValue.string))], call: nil)]
         }

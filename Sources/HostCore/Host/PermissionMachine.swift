@@ -41,14 +41,21 @@ public enum PermissionKind: String, Sendable, Equatable, Hashable, CaseIterable,
 
 /// One profile's permission questions: answered from what was remembered, by a person in a
 /// native prompt (one at a time, the others wait their turn), by the control interface (`ctl
-/// permission grant|deny`: the prompt that is open, else the next question), or — with no one
-/// to ask (no display of its own, a kiosk) — denied. A person's and the control interface's
-/// answers are remembered per kind for the profile; a denial for want of anyone is not.
+/// permission grant|deny`: the question that is open, else the next question — an answer given
+/// ahead is used, no prompt shown), or — with no one to ask (no display of its own, a kiosk) —
+/// denied. A person's and the control interface's answers are remembered per kind for the
+/// profile; a denial for want of anyone is not.
+///
+/// An app's own native question (a Capacitor app's notification permission, issue 28 item 2)
+/// takes its turn with the page's: it is not answered from the profile's memory nor remembered
+/// there (the app keeps its own answer), and with no one to ask it waits for `ctl permission`.
 public struct PermissionMachine: Machine, Sendable, Equatable {
     public struct Question: Sendable, Equatable {
         public var id: Int
         public var kinds: [PermissionKind]
-        public init(id: Int, kinds: [PermissionKind]) { self.id = id; self.kinds = kinds }
+        /// The app's own native question, not WebKit's.
+        public var byApp: Bool
+        public init(id: Int, kinds: [PermissionKind], byApp: Bool = false) { self.id = id; self.kinds = kinds; self.byApp = byApp }
     }
 
     /// How a question was answered, for `ctl state`.
@@ -65,6 +72,8 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
     public enum Event: Sendable, Equatable {
         /// WebKit asks (`kinds` never empty: a request for nothing the glue knows is denied there).
         case asked(id: Int, kinds: [PermissionKind])
+        /// The app asks its own native question (see the type's note).
+        case appAsked(id: Int, kinds: [PermissionKind])
         /// The person pressed Allow or Deny in the prompt for `id`.
         case personAnswered(id: Int, grant: Bool)
         /// `ctl permission grant|deny`.
@@ -102,25 +111,28 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
 
     /// The question a prompt shows now.
     public var prompted: Question? { attended ? waiting.first : nil }
+    /// The question open now (shown in a prompt, or an app's waiting for `ctl permission`).
+    public var open: Question? { waiting.first }
 
     public mutating func reduce(_ event: Event) -> [Effect] {
         switch event {
-        case .asked(let id, let kinds):
-            let question = Question(id: id, kinds: Array(Set(kinds)).sorted())
-            if let known = fromMemory(question.kinds) { return [settle(question, grant: known, how: .remembered)] }
+        case .asked(let id, let kinds), .appAsked(let id, let kinds):
+            let byApp = if case .appAsked = event { true } else { false }
+            let question = Question(id: id, kinds: Array(Set(kinds)).sorted(), byApp: byApp)
+            if !byApp, let known = fromMemory(question.kinds) { return [settle(question, grant: known, how: .remembered)] }
             if !controlAnswers.isEmpty {
                 let grant = controlAnswers.removeFirst()
-                return [settle(question, grant: grant, how: .control), .save(remember(question.kinds, grant))]
+                return [settle(question, grant: grant, how: .control)] + (byApp ? [] : [.save(remember(question.kinds, grant))])
             }
-            guard attended else { return [settle(question, grant: false, how: .unattended)] }
+            guard attended || byApp else { return [settle(question, grant: false, how: .unattended)] }
             waiting.append(question)
-            return waiting.count == 1 ? [.prompt(question)] : []
+            return waiting.count == 1 && attended ? [.prompt(question)] : []
         case .personAnswered(let id, let grant):
             guard let first = prompted, first.id == id else { return [] }
             return finishPrompt(grant: grant, how: .person)
         case .controlAnswered(let grant):
-            if let first = prompted {
-                return [.closePrompt(id: first.id)] + finishPrompt(grant: grant, how: .control)
+            if let first = open {
+                return (attended ? [.closePrompt(id: first.id)] : []) + finishPrompt(grant: grant, how: .control)
             }
             controlAnswers.append(grant)
             if controlAnswers.count > Self.queuedControlAnswers { controlAnswers.removeFirst() }
@@ -128,7 +140,8 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         case .withdrawn(let id):
             guard let index = waiting.firstIndex(where: { $0.id == id }) else { return [] }
             waiting.remove(at: index)
-            return index == 0 ? [.closePrompt(id: id)] + next() : []
+            guard index == 0 else { return [] }
+            return (attended ? [.closePrompt(id: id)] : []) + next()
         }
     }
 
@@ -162,14 +175,15 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
 
     private mutating func finishPrompt(grant: Bool, how: How) -> [Effect] {
         let question = waiting.removeFirst()
-        return [settle(question, grant: grant, how: how), .save(remember(question.kinds, grant))] + next()
+        let save: [Effect] = question.byApp ? [] : [.save(remember(question.kinds, grant))]
+        return [settle(question, grant: grant, how: how)] + save + next()
     }
 
     /// Settles the waiting questions the memory now answers, and prompts the next one.
     private mutating func next() -> [Effect] {
         var effects: [Effect] = []
         while let first = waiting.first {
-            guard let known = fromMemory(first.kinds) else { return effects + [.prompt(first)] }
+            guard !first.byApp, let known = fromMemory(first.kinds) else { return effects + (attended ? [.prompt(first)] : []) }
             waiting.removeFirst()
             effects.append(settle(first, grant: known, how: .remembered))
         }
@@ -182,7 +196,7 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         for kind in PermissionKind.allCases { if let grant = remembered[kind] { memory[kind.rawValue] = .string(grant ? "granted" : "denied") } }
         func kinds(_ list: [PermissionKind]) -> JSONValue { .array(list.map { .string($0.rawValue) }) }
         return ["attended": .bool(attended),
-                "pending": prompted.map { ["kinds": kinds($0.kinds)] } ?? .null,
+                "pending": open.map { ["kinds": kinds($0.kinds), "asker": .string($0.byApp ? "app" : "page"), "prompted": .bool(attended)] } ?? .null,
                 "waiting": .number(Double(waiting.count)),
                 "queuedAnswers": .array(controlAnswers.map { .string($0 ? "grant" : "deny") }),
                 "remembered": .object(memory),

@@ -38,7 +38,8 @@ extension HermesClient {
         ["id": .number(Double(notification.id)), "sessionID": .string(notification.sessionID), "type": .string(notification.type),
          "title": .string(notification.title), "body": .string(notification.body),
          "threadID": notification.threadID.map(JSONValue.string) ?? .null,
-         "interruptionLevel": notification.interruptionLevel.map(JSONValue.string) ?? .null]
+         "interruptionLevel": notification.interruptionLevel.map(JSONValue.string) ?? .null,
+         "collapseID": notification.collapseID.map(JSONValue.string) ?? .null]
     }
 
     /// What the profile keeps.

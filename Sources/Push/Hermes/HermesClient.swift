@@ -25,6 +25,8 @@ public struct HermesClient: Sendable {
         public var body: String
         public var threadID: String?
         public var interruptionLevel: String?
+        /// Its push's `apns-collapse-id` (the gateway sends the session id): a later one replaces it.
+        public var collapseID: String? = nil
     }
 
     /// What `receive` decided.
@@ -186,20 +188,22 @@ public struct HermesClient: Sendable {
     // MARK: pushes, taps, sessions
 
     /// A push arrived for this device: its banner shows unless the app is in front with the
-    /// push's session on screen.
-    public mutating func receive(_ payload: JSONObject) -> Reception {
+    /// push's session on screen. A shown one with the same `collapseID` is replaced by it.
+    public mutating func receive(_ payload: JSONObject, collapseID: String? = nil) -> Reception {
         guard let session = payload["session_id"]?.stringValue, !session.isEmpty else { return .ignored("no session_id") }
         let aps = payload["aps"]?.objectValue
         let alert = aps?["alert"]?.objectValue
         guard let alert else { return .ignored("no aps.alert") }
         let notification = Notification(id: nextID, sessionID: session, type: payload["type"]?.stringValue ?? "",
                                         title: alert["title"]?.stringValue ?? "", body: alert["body"]?.stringValue ?? "",
-                                        threadID: aps?["thread-id"]?.stringValue, interruptionLevel: aps?["interruption-level"]?.stringValue)
+                                        threadID: aps?["thread-id"]?.stringValue, interruptionLevel: aps?["interruption-level"]?.stringValue,
+                                        collapseID: collapseID)
         nextID += 1
         if foreground && ready && sessionOnScreen == session {
             Self.keep(&suppressed, notification)
             return .suppressed(notification)
         }
+        if let collapseID { notifications.removeAll { $0.collapseID == collapseID } }
         Self.keep(&notifications, notification)
         return .shown(notification)
     }

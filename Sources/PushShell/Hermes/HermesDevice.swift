@@ -70,7 +70,7 @@ package final class HermesDevice {
             phone = try PhoneListener(token: token, appId: bundleID, topic: bundleID, environment: client.environment) { [weak self] push, ack in
                 guard let self else { return ack(.refused("the device is shutting down")) }
                 // The device took it either way; hidden in front is the foreground's rule.
-                if case .suppressed = self.receive(payload: push.payload) { ack(.foreground) } else { ack(.delivered) }
+                if case .suppressed = self.receive(payload: push.payload, collapseID: push.collapseID) { ack(.foreground) } else { ack(.delivered) }
             }
             note("taking pushes for …\(token.suffix(6)) (\(bundleID), \(client.environment.rawValue))")
         } catch {
@@ -90,8 +90,8 @@ package final class HermesDevice {
 
     /// A push for this device arrived (the APNs stand-in delivers it; `ctl push deliver` too).
     @discardableResult
-    func receive(payload: JSONObject) -> HermesClient.Reception {
-        let reception = client.receive(payload)
+    func receive(payload: JSONObject, collapseID: String? = nil) -> HermesClient.Reception {
+        let reception = client.receive(payload, collapseID: collapseID)
         switch reception {
         case .shown(let notification): note("notification \(notification.id) shown: \(notification.title) (\(notification.sessionID))")
         case .suppressed(let notification): note("notification for \(notification.sessionID) hidden: its session is on screen")

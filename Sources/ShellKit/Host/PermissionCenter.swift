@@ -4,7 +4,9 @@ import HostCore
 /// Carries out one profile's `PermissionMachine` for every page of that profile, whatever app
 /// it belongs to: holds WebKit's requests while they wait, shows the prompt, answers WebKit,
 /// and keeps the remembered answers in the profile's `permissions.json`. A page without a
-/// profile (`probe`) gets a center of its own that keeps nothing.
+/// profile (`probe`) gets a center of its own that keeps nothing. An app's own native question
+/// (`askForApp`) takes its turn with WebKit's. The prompt shown is a system surface over its
+/// page (`WebPage.onSystemSurface`).
 @MainActor
 package final class PermissionCenter {
     private static var centers: [String: PermissionCenter] = [:]
@@ -19,13 +21,21 @@ package final class PermissionCenter {
         return center
     }
 
-    private(set) var machine: PermissionMachine
+    private let loop: MachineLoop<PermissionMachine>
+    package var machine: PermissionMachine { loop.machine }
     private let file: String?
+    private enum Asker {
+        case webKit(OpaquePointer)  // WebKitPermissionRequest*, one reference ours
+        /// An app's own question: its words and where the answer goes.
+        case app(heading: String, body: String, answer: @MainActor (Bool) -> Void)
+    }
     private struct Waiting {
-        let request: OpaquePointer  // WebKitPermissionRequest*, one reference ours
+        let asker: Asker
         weak var page: WebPage?
         let server: String
     }
+    /// The prompt's surface over its page, while it is shown.
+    private var surface: (id: String, page: WebPage?)?
     private var waiting: [Int: Waiting] = [:]
     private var lastId = 0
     private var prompt: PermissionPrompt?
@@ -33,7 +43,7 @@ package final class PermissionCenter {
     private init(file: String?, attended: Bool) {
         self.file = file
         let bytes = file.flatMap { Self.load(ProfileFile($0, what: "the permission answers", limit: Self.maxFileBytes)) }
-        machine = PermissionMachine(attended: attended, remembered: bytes.map { PermissionMachine.parse(String(decoding: $0, as: UTF8.self)) } ?? [:])
+        loop = MachineLoop(PermissionMachine(attended: attended, remembered: bytes.map { PermissionMachine.parse(String(decoding: $0, as: UTF8.self)) } ?? [:]))
     }
 
     static let maxFileBytes = 64 << 10
@@ -63,42 +73,74 @@ package final class PermissionCenter {
     func ask(_ request: OpaquePointer, kinds: [PermissionKind], from page: WebPage) {
         lastId += 1
         g_object_ref(UnsafeMutableRawPointer(request))
-        waiting[lastId] = Waiting(request: request, page: page, server: page.trust.name)
+        waiting[lastId] = Waiting(asker: .webKit(request), page: page, server: page.trust.name)
         run(.asked(id: lastId, kinds: kinds))
+    }
+
+    /// The app of `page` asks its own native question, in its own words; `answer` is called
+    /// once, unless the page closes first. With no one to ask it waits for `ctl permission`.
+    package func askForApp(_ kinds: [PermissionKind], heading: String, body: String, from page: WebPage?,
+                           answer: @escaping @MainActor (Bool) -> Void) {
+        lastId += 1
+        waiting[lastId] = Waiting(asker: .app(heading: heading, body: body, answer: answer), page: page, server: page?.trust.name ?? "")
+        run(.appAsked(id: lastId, kinds: kinds))
     }
 
     /// `ctl permission grant|deny`: what it did, worded for the person.
     package func controlAnswer(_ grant: Bool) -> String {
-        let open = machine.prompted
+        let open = machine.open
         run(.controlAnswered(grant: grant))
         let word = grant ? "granted" : "denied"
         if let open { return "\(open.kinds.map(\.rawValue).joined(separator: " and ")) \(word)" }
         return "no question is open: the next one will be \(word)"
     }
 
-    /// `page`'s questions go unanswered (its document or the page itself is gone): WebKit is told no.
-    package func withdraw(page: WebPage) {
+    /// `page`'s questions go unanswered (its document or the page itself is gone): WebKit is told
+    /// no. The app's own questions outlive a document (`document`) and go only with the page.
+    package func withdraw(page: WebPage, document: Bool = false) {
         for (id, entry) in waiting where entry.page == nil || entry.page === page {
+            if document, case .app = entry.asker, entry.page != nil { continue }
             run(.withdrawn(id: id))
-            if let gone = waiting.removeValue(forKey: id) { finish(gone.request, grant: false) }
+            if let gone = waiting.removeValue(forKey: id), case .webKit(let request) = gone.asker { finish(request, grant: false) }
         }
     }
 
     private func run(_ event: PermissionMachine.Event) {
-        for effect in machine.reduce(event) { perform(effect) }
+        // The prompt's surface goes once no prompt is left after the event (a next prompt
+        // shown by it takes the surface over first: the app does not flicker active).
+        if loop.send(event, perform: { perform($0) }), prompt == nil { cover(nil) }
+    }
+
+    /// The surface over `page` is now the prompt `id`'s (nil: none): the new one is shown before
+    /// the old one closes.
+    private func cover(_ new: (id: String, page: WebPage?)?) {
+        let old = surface
+        surface = new
+        if let new, old?.id != new.id { new.page?.onSystemSurface?(new.id, true) }
+        if let old, old.id != new?.id { old.page?.onSystemSurface?(old.id, false) }
     }
 
     private func perform(_ effect: PermissionMachine.Effect) {
         switch effect {
         case .answer(let id, let grant):
-            if let entry = waiting.removeValue(forKey: id) { finish(entry.request, grant: grant) }
+            guard let entry = waiting.removeValue(forKey: id) else { return }
+            switch entry.asker {
+            case .webKit(let request): finish(request, grant: grant)
+            case .app(_, _, let answer): answer(grant)
+            }
         case .prompt(let question):
             let entry = waiting[question.id]
-            let words = PermissionMachine.prompt(question.kinds, server: entry?.server ?? "this server")
+            let words: (heading: String, body: String) = if case .app(let heading, let body, _)? = entry?.asker {
+                (heading, body)
+            } else {
+                PermissionMachine.prompt(question.kinds, server: entry?.server ?? "this server")
+            }
+            prompt?.withdraw()
             prompt = PermissionPrompt(heading: words.heading, body: words.body, parent: entry?.page?.window) { [weak self] allow in
                 self?.prompt = nil
                 self?.run(.personAnswered(id: question.id, grant: allow))
             }
+            cover(("permission-\(question.id)", entry?.page))
         case .closePrompt:
             prompt?.withdraw()
             prompt = nil

@@ -27,6 +27,9 @@ package final class WebPage {
     var navigation: NavigationGuard
     /// Its profile's permission questions and answers.
     package let permissions: PermissionCenter
+    /// Told when a system surface (a permission prompt) is shown over the page (true) or
+    /// closed (false), by an id; a Capacitor app's lifecycle follows it.
+    package var onSystemSurface: ((String, Bool) -> Void)?
     package private(set) var loadFinished = false
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     package private(set) var documentStatus = 0
@@ -178,7 +181,7 @@ package final class WebPage {
         case WEBKIT_LOAD_COMMITTED:
             let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
             documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0
-            permissions.withdraw(page: self)  // the old document's questions go with it
+            permissions.withdraw(page: self, document: true)  // the old document's questions go with it
             observer?.webPageCommitted(self)
         case WEBKIT_LOAD_FINISHED:
             loadFinished = true
