@@ -183,6 +183,9 @@ extension StudioPage: PageEffectPerformer {
 }
 
 extension StudioPage: WebPageObserver {
+    /// A main-frame navigation started: what the page had open goes now, not at the commit (§6).
+    package func webPageStarted(_ page: WebPage) { apply(.navigationStarted) }
+
     /// A new main-frame document: it must negotiate again.
     package func webPageCommitted(_ page: WebPage) {
         apply(.documentCommitted)
