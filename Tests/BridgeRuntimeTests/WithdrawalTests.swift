@@ -46,6 +46,25 @@ struct WithdrawalTests {
         #expect(session.armedMenu == nil)
     }
 
+    @Test("ending a presentation withdraws the sheet page's alert, scan and menus, never main's")
+    func presentationEnd() {
+        var main = Self.page(.main)
+        var sheet = Self.page(.presentation)
+        _ = sheet.reduce(.showPresentation(presentationId: "p1", path: "/__native/modal/a"))
+        for context in HostContext.allCases {
+            var session = context == .main ? main : sheet
+            PageSessionTests.post(&session, envelope("action-menu/register-trigger", ActionMenuSessionTests.menu("t-\(context)", extra: ["rect": Self.rect])))
+            PageSessionTests.post(&session, envelope("alert/present", ["alertId": "a1", "title": "Sure?", "actions": [["id": "ok", "label": "OK"]]]))
+            if context == .main { main = session } else { sheet = session }
+        }
+        let dismissed = sheet.reduce(.dismissPresentation(presentationId: "p1"))
+        #expect(dismissed.contains(.send(.presentationDismissed(presentationId: "p1"))))
+        #expect(dismissed.contains(.menusChanged) && dismissed.contains(.withdrawAlert(alertId: "a1")))
+        #expect(sheet.triggers.isEmpty && sheet.alert == nil)
+        #expect(main.reduce(.presentationEnded(presentationId: "p1")).allSatisfy { if case .send = $0 { true } else { false } })
+        #expect(main.triggers.keys.sorted() == ["t-main"] && main.alert != nil, "main keeps its own")
+    }
+
     @Test("two pages with one ownership: an arm on the sheet takes main's; a trigger id main owns is unavailable on the sheet")
     func acrossPages() {
         var main = Self.page(.main)

@@ -5,8 +5,8 @@ import HostCore
 /// routes every other event to the capability machine that owns it: `PageNavigation`,
 /// `PresentationRequests`, `PageAlerts`, `ActionMenus`, `SystemFeatures`, `NativeMediaIntake`,
 /// `DeepLinkQueue`. It tells each the page facts it needs (Studio ready, the page seen), and
-/// keeps the rules that span them: a new document or a dismissed presentation withdraws what
-/// the page had open; a surface coming up closes the open menu first; a waiting deep link is
+/// keeps the rules that span them: a main-frame navigation's start, a new document or a
+/// dismissed presentation withdraws what the page had open; a surface coming up closes the open menu first; a waiting deep link is
 /// tried once a message made Studio ready; the chrome is reported when it changed.
 /// HostShell feeds it events and carries out the effects; nothing here touches a display.
 public struct PageSession: Machine, Sendable, Equatable {
