@@ -23,30 +23,60 @@ struct ActionMenuSessionTests {
         return .object(object)
     }
 
-    @Test("the newest arm replaces the armed menu; a stale choice is dropped; dismissal reports once per open menu")
+    @Test("the newest arm replaces the armed menu; a choice clears it; dismissal reports once per shown menu")
     func armAndChoose() {
         var session = Self.session()
         #expect(PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1"))).contains(.menusChanged))
         PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m2")))
         #expect(session.armedMenu?.menuId == "m2")
-        #expect(session.reduce(.menuOpenRequested(menuId: "m1")).isEmpty, "m1 was replaced: stale")
+        #expect(session.reduce(.menuOpenRequested(menuId: "m1", source: .armed)).isEmpty, "m1 was replaced: stale")
         #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "delete")).isEmpty, "not open: a choice is never reported")
-        #expect(session.reduce(.menuOpenRequested(menuId: "m2")).contains { if case .showMenu(let m) = $0 { m.menuId == "m2" } else { false } })
+        #expect(session.reduce(.menuOpenRequested(menuId: "m2", source: .armed)).contains { if case .showMenu(let m) = $0 { m.menuId == "m2" } else { false } })
         #expect(session.reduce(.menuChosen(menuId: "m1", actionId: "rename")).isEmpty, "not the open menu")
         #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "locked")).isEmpty, "disabled")
         #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "nope")).isEmpty, "not an item")
-        #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "delete")) == [.hideMenu, .send(.actionMenuAction(menuId: "m2", actionId: "delete"))])
-        #expect(session.openMenu == nil)
+        #expect(session.reduce(.menuChosen(menuId: "m2", actionId: "delete"))
+            == [.hideMenu, .menusChanged, .send(.actionMenuAction(menuId: "m2", actionId: "delete"))])
+        #expect(session.openMenu == nil && session.armedMenu == nil, "choosing clears the shown and the armed menu")
+        #expect(session.reduce(.menuOpenRequested(menuId: "m2", source: .armed)).isEmpty, "the same menu does not open again")
         #expect(session.reduce(.menuDismissed(menuId: "m2")).isEmpty, "chosen: not also dismissed")
-        _ = session.reduce(.menuOpenRequested(menuId: "m2"))
-        #expect(session.reduce(.menuDismissed(menuId: "m2")) == [.hideMenu, .send(.actionMenuDismissed(menuId: "m2"))])
-        #expect(session.reduce(.menuDismissed(menuId: "m2")).isEmpty, "once per open menu")
-        _ = session.reduce(.menuOpenRequested(menuId: "m2"))
+        PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m2")))
+        _ = session.reduce(.menuOpenRequested(menuId: "m2", source: .armed))
+        #expect(session.reduce(.menuDismissed(menuId: "m2")) == [.hideMenu, .menusChanged, .send(.actionMenuDismissed(menuId: "m2"))])
+        #expect(session.reduce(.menuDismissed(menuId: "m2")).isEmpty, "once per shown menu")
+        PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m2")))
+        _ = session.reduce(.menuOpenRequested(menuId: "m2", source: .armed))
         let disarmed = PageSessionTests.post(&session, envelope("action-menu/disarm", ["menuId": "m2"]))
-        #expect(disarmed.contains(.hideMenu), "a withdrawn menu closes")
-        #expect(!disarmed.contains(.send(.actionMenuDismissed(menuId: "m2"))), "… without a report")
-        #expect(session.armedMenu == nil && session.openMenu == nil)
-        #expect(session.reduce(.menuDismissed(menuId: "m2")).isEmpty)
+        #expect(!disarmed.contains(.hideMenu), "a disarm after the long press leaves the shown menu alone (§6)")
+        #expect(session.armedMenu == nil && session.openMenu?.menuId == "m2")
+    }
+
+    @Test("arm and register-trigger are unavailable before frontend/ready said nativeActionMenus (§6)")
+    func gatedOnStudio() {
+        var session = PageSession(context: .main, profile: .desktop, available: [.nativeActionMenus])
+        _ = session.reduce(.documentCommitted)
+        PageSessionTests.post(&session, envelope("config/get"))
+        let rect: JSONValue = ["x": 0.1, "y": 0.2, "width": 0.3, "height": 0.1]
+        #expect(PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1"), id: "a")) == [.reply(.failure(id: "a", code: .unavailable))])
+        PageSessionTests.post(&session, envelope("frontend/ready", ["capabilities": ["nativeAlerts": true]]))
+        #expect(PageSessionTests.post(&session, envelope("action-menu/register-trigger", Self.menu("t", extra: ["rect": rect]), id: "r"))
+            == [.reply(.failure(id: "r", code: .unavailable))])
+        PageSessionTests.post(&session, envelope("frontend/ready", ["capabilities": ["nativeActionMenus": true]]))
+        #expect(PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1"), id: "a")).first == .reply(.ok("a")))
+    }
+
+    @Test("config/get offers nativeActionMenuAnchors on both pages, and nativeActionMenus on the sheet page too (§6)")
+    func anchorsOffered() {
+        let available: Set<HostCapability> = [.nativeActionMenus, .nativeActionMenuAnchors, .deepLinks]
+        for context in [HostContext.main, .presentation] {
+            let json = ConfigReply(context: context, capabilities: .offered(to: context, available: available)).payload
+            let capabilities = json["capabilities"]?.objectValue
+            #expect(capabilities?["nativeActionMenuAnchors"] == .bool(true), "\(context)")
+            #expect(capabilities?["nativeActionMenus"] == .bool(true), "\(context)")
+        }
+        // Not offered, it is left out: the reply is what a host of §1–§5 sends, byte for byte.
+        let old = ConfigReply(context: .main, capabilities: HostCapabilities([.nativeActionMenus])).payload
+        #expect(old["capabilities"]?.objectValue?["nativeActionMenuAnchors"] == nil)
     }
 
     @Test("an alert, a share panel, a QR scan or a sheet coming up closes the open menu, reported dismissed, before it shows")
@@ -65,7 +95,8 @@ struct ActionMenuSessionTests {
             ("presentation/open", ["presentationId": "p1", "path": "/__native/modal/x", "title": "Sheet"]),
         ]
         for (type, payload) in surfaces {
-            _ = session.reduce(.menuOpenRequested(menuId: "m1"))
+            PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1")))
+            _ = session.reduce(.menuOpenRequested(menuId: "m1", source: .armed))
             #expect(session.openMenu?.menuId == "m1")
             let effects = PageSessionTests.post(&session, envelope(type, payload))
             #expect(Array(effects.prefix(3)).contains(.hideMenu), "\(type): \(effects)")
@@ -73,8 +104,9 @@ struct ActionMenuSessionTests {
             #expect(session.openMenu == nil, "\(type)")
         }
         // The other page's surface arrives as an event.
-        _ = session.reduce(.menuOpenRequested(menuId: "m1"))
-        #expect(session.reduce(.surfaceShown) == [.hideMenu, .send(.actionMenuDismissed(menuId: "m1"))])
+        PageSessionTests.post(&session, envelope("action-menu/arm", Self.menu("m1")))
+        _ = session.reduce(.menuOpenRequested(menuId: "m1", source: .armed))
+        #expect(session.reduce(.surfaceShown) == [.hideMenu, .menusChanged, .send(.actionMenuDismissed(menuId: "m1"))])
         #expect(session.reduce(.surfaceShown).isEmpty, "nothing open: nothing to close")
     }
 
@@ -85,9 +117,9 @@ struct ActionMenuSessionTests {
         PageSessionTests.post(&session, envelope("action-menu/register-trigger", Self.menu("row-1", extra: ["rect": rect])))
         PageSessionTests.post(&session, envelope("action-menu/register-trigger", Self.menu("row-2", extra: ["rect": rect])))
         #expect(Set(session.triggers.keys) == ["row-1", "row-2"])
-        _ = session.reduce(.menuOpenRequested(menuId: "row-2"))
-        let other = session.reduce(.menuOpenRequested(menuId: "row-1"))
-        #expect(other.first == .hideMenu && other.contains(.send(.actionMenuDismissed(menuId: "row-2"))), "opening another dismisses the first")
+        _ = session.reduce(.menuOpenRequested(menuId: "row-2", source: .trigger))
+        let other = session.reduce(.menuOpenRequested(menuId: "row-1", source: .trigger))
+        #expect(other.first == .hideMenu && !other.contains(.send(.actionMenuDismissed(menuId: "row-2"))), "opening another closes the first; a trigger never reports dismissed")
         PageSessionTests.post(&session, envelope("action-menu/unregister-trigger", ["menuId": "row-1"]))
         #expect(session.openMenu == nil)
         #expect(session.reduce(.menuChosen(menuId: "row-1", actionId: "rename")).isEmpty)

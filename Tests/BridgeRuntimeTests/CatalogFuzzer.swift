@@ -124,15 +124,15 @@ struct CatalogFuzzer {
 
     private mutating func title() -> String {
         if wrong() {
-            return pick(["", String(repeating: "t", count: 201), String(repeating: "e\u{301}", count: 100) + "e",
-                         String(repeating: "👩‍👩‍👧", count: 40) + "x", String(repeating: "😀", count: 201)])
+            return pick(["", String(repeating: "t", count: 201), String(repeating: "e\u{301}", count: 200) + "e",
+                         String(repeating: "👩‍👩‍👧", count: 200) + "x", String(repeating: "😀", count: 201)])
         }
-        // Lengths count Unicode scalars (CONTRACT.md §5), not characters.
+        // Lengths count characters — grapheme clusters, as the phone's Swift `count` (CONTRACT.md §5).
         switch below(12) {
         case 0: return String(repeating: "t", count: 200)
         case 1: return String(repeating: "é", count: 200)
-        case 2: return String(repeating: "e\u{301}", count: 100)  // 100 characters, 200 scalars, 300 bytes
-        case 3: return pick([String(repeating: "👩‍👩‍👧", count: 40), String(repeating: "😀", count: 200)])  // 200 scalars
+        case 2: return String(repeating: "e\u{301}", count: 200)  // 200 characters, 400 scalars, 600 bytes
+        case 3: return pick([String(repeating: "👩‍👩‍👧", count: 200), String(repeating: "😀", count: 200)])  // 200 characters
         case 4: return "Quote \" back\\slash\nline\ttab \u{1}"
         case 5: return "\u{212A}elvin Ω 😀"
         default: return pick(["Overview", "Fleet", "Display Groups", "Ä", "x", "Media library"])

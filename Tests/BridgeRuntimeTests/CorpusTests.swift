@@ -27,6 +27,22 @@ struct CorpusTests {
         #expect(report.uncheckedFields.isEmpty)
     }
 
+    static let ownCorpus = Checkout.loadCorpus(Checkout.ownCorpusURL)
+
+    @Test("the project's own cases (grapheme lengths, anchored menus, the newest capabilities) pass", arguments: ownCorpus.cases)
+    func ownCase(_ testCase: Corpus.Case) {
+        let result = ConformanceRunner.run(Corpus.single(testCase)).cases[0]
+        #expect(result.passed, "\(result.mismatches.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("the project's own corpus passes whole, every listed field checked")
+    func wholeOwnCorpus() {
+        let report = ConformanceRunner.run(Self.ownCorpus)
+        #expect(report.cases.count == 33)
+        #expect(report.summaryLine == "33 passed, 0 failed")
+        #expect(report.uncheckedFields.isEmpty)
+    }
+
     static let sharedCorpus = Checkout.root.deletingLastPathComponent()
         .appendingPathComponent("shared/contracts/studio-bridge/messages-v1.json")
 

@@ -13,7 +13,7 @@ struct HostDefectTests {
                                 available: [.nativePresentations, .nativeAlerts, .systemQrScanner, .nativeActionMenus])
         _ = sheet.reduce(.documentCommitted)
         PageSessionTests.post(&sheet, envelope("config/get"))
-        PageSessionTests.post(&sheet, envelope("frontend/ready", ["capabilities": ["nativeAlerts": true]]))
+        PageSessionTests.post(&sheet, envelope("frontend/ready", ["capabilities": ["nativeAlerts": true, "nativeActionMenus": true]]))
         PageSessionTests.post(&sheet, envelope("presentation/ready"))
         _ = sheet.reduce(.showPresentation(presentationId: "p1", path: "/__native/modal/a"))
         return sheet

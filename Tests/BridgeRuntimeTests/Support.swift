@@ -15,8 +15,11 @@ enum Checkout {
     /// The contract's corpus as the project keeps it.
     static let corpusURL = fixture("contracts/studio-bridge/messages-v1.json")
 
-    static func loadCorpus() -> Corpus {
-        let data = try! Data(contentsOf: corpusURL)
+    /// The project's own cases beside it (§5 lengths, §6 anchored menus); the shared file stays untouched.
+    static let ownCorpusURL = fixture("contracts/studio-bridge/hostshell-v1.json")
+
+    static func loadCorpus(_ url: URL = corpusURL) -> Corpus {
+        let data = try! Data(contentsOf: url)
         return try! Corpus(try! JSONParser.parse(bytes: [UInt8](data)))
     }
 }

@@ -144,37 +144,48 @@ struct UnicodeScalarRuleTests {
         #expect(DeepLink.checkPath("/login\(mark)") == nil, "like /loginx")
     }
 
-    @Test("lengths count Unicode scalars: never graphemes, and never more than Studio's UTF-16 units")
+    @Test("lengths count grapheme clusters, as the phone's Swift `count` does (§5); matching stays on scalars")
     func lengths() {
-        #expect(Patterns.length("e\u{301}") == 2)
+        #expect(Patterns.length("e\u{301}") == 1)
+        #expect(Patterns.length("\r\n") == 1)
         #expect(Patterns.length("😀") == 1)
-        #expect(Patterns.length("👩‍👩‍👧") == 5)
+        #expect(Patterns.length("👍🏽") == 1)
+        #expect(Patterns.length("👩‍👩‍👧") == 1)
         #expect(StudioPath.checkStudioPath("/" + repeated("é", 2047)) == nil)
         #expect(StudioPath.checkStudioPath("/" + repeated("😀", 2047)) == nil)
         #expect(StudioPath.checkStudioPath("/" + repeated("😀", 2048)) == .tooLong(limit: 2048))
-        #expect(StudioPath.checkStudioPath("/" + repeated("e\u{301}", 1023) + "e") == nil, "2048 scalars")
-        #expect(StudioPath.checkStudioPath("/" + repeated("e\u{301}", 1024)) == .tooLong(limit: 2048), "1025 graphemes, 2049 scalars")
-        #expect(Patterns.hasLength(repeated("a\u{20D2}", 100), in: 1...200))
-        #expect(!Patterns.hasLength(repeated("a\u{20D2}", 100) + "a", in: 1...200))
-        #expect(!Patterns.hasLength("a" + repeated("\u{301}", 10_000), in: 1...200), "one grapheme, 10 001 scalars")
+        #expect(StudioPath.checkStudioPath("/" + repeated("e\u{301}", 2047)) == nil, "2048 characters, 4095 scalars")
+        #expect(StudioPath.checkStudioPath("/" + repeated("e\u{301}", 2048)) == .tooLong(limit: 2048), "2049 characters")
+        #expect(Patterns.hasLength(repeated("a\u{20D2}", 200), in: 1...200), "200 characters, 400 scalars")
+        #expect(!Patterns.hasLength(repeated("a\u{20D2}", 200) + "a", in: 1...200))
+        #expect(Patterns.hasLength("a" + repeated("\u{301}", 10_000), in: 1...200), "one grapheme, 10 001 scalars")
+        #expect(Patterns.hasLength(repeated("\r\n", 64), in: 1...64))
+        #expect(!Patterns.hasLength(repeated("\r\n", 65), in: 1...64))
         #expect(Patterns.hasLength("", in: 0...0))
         #expect(!Patterns.hasLength("", in: 1...1))
         #expect(Patterns.hasLength(repeated("😀", 3), in: 3...3))
-        #expect(!Patterns.hasLength(repeated("😀", 3), in: 4...8), "3 scalars, 12 bytes, 6 UTF-16 units")
+        #expect(!Patterns.hasLength(repeated("😀", 3), in: 4...8), "3 characters, 12 bytes, 6 UTF-16 units")
+        #expect(Patterns.hasLength(repeated("👍🏽", 3), in: 3...3), "3 characters, 6 scalars")
+        #expect(!Patterns.hasLength(repeated("👍🏽", 3), in: 4...8))
     }
 
-    @Test("message fields: title and id limits count scalars")
+    @Test("message fields: title and id limits count characters (graphemes), patterns still refuse controls")
     func messageLengths() {
         func catalog(title: String) -> String {
             envelope("navigation/catalog", ["groups": [["id": "g", "items": [["id": "d", "title": .string(title), "icon": "home"]]]]])
         }
         #expect(failureCode(catalog(title: repeated("😀", 200))) == nil)
         #expect(failureCode(catalog(title: repeated("😀", 201))) == .malformed)
-        #expect(failureCode(catalog(title: repeated("👩‍👩‍👧", 40))) == nil, "200 scalars")
-        #expect(failureCode(catalog(title: repeated("👩‍👩‍👧", 40) + "x")) == .malformed, "41 characters, 201 scalars")
-        #expect(failureCode(catalog(title: "a" + repeated("\u{301}", 200))) == .malformed, "one character, 201 scalars")
+        #expect(failureCode(catalog(title: repeated("👩‍👩‍👧", 200))) == nil, "200 characters, 1000 scalars")
+        #expect(failureCode(catalog(title: repeated("👩‍👩‍👧", 200) + "x")) == .malformed, "201 characters")
+        #expect(failureCode(catalog(title: "a" + repeated("\u{301}", 200))) == nil, "one character, 201 scalars")
+        #expect(failureCode(catalog(title: repeated("e\u{301}", 200))) == nil, "200 é written as e + U+0301")
+        #expect(failureCode(catalog(title: repeated("e\u{301}", 201))) == .malformed)
         #expect(failureCode(envelope("config/get", id: repeated("é", 64))) == nil)
-        #expect(failureCode(envelope("config/get", id: repeated("e\u{301}", 33))) == .malformed, "33 characters, 66 scalars")
+        #expect(failureCode(envelope("config/get", id: repeated("e\u{301}", 33))) == nil, "33 characters, 66 scalars")
+        #expect(failureCode(envelope("config/get", id: repeated("\r\n", 39))) == nil, "39 characters, 78 scalars: the envelope id has no pattern")
+        #expect(failureCode(envelope("config/get", id: repeated("\r\n", 65))) == .malformed, "65 characters")
+        #expect(failureCode(envelope("alert/cancel", ["alertId": .string(repeated("\r\n", 32))])) == .malformed, "within 64 characters, refused by the id pattern")
     }
 
     // MARK: deep links

@@ -7,7 +7,7 @@ import Testing
        .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
        .serialized)
 struct ActionMenuTests {
-    @Test("a trigger's menu reports the choice; closing reports dismissed; disabled items cannot be chosen")
+    @Test("a trigger's menu reports the choice; closing it reports nothing (§6); disabled items cannot be chosen")
     func triggerMenu() throws {
         let live = try LiveApp(["--allow-eval"])
         defer { live.finish() }
@@ -25,13 +25,18 @@ struct ActionMenuTests {
         #expect(try app.ctl("snapshot", shot).status == 0)
         let disabled = try app.ctl("menu", "locked")
         #expect(disabled.status == 1 && disabled.error.contains("disabled"))
-        #expect(try app.ctl("menu", "delete").status == 0)
+        let chosen = try app.ctl("menu", "delete")
+        #expect(chosen.status == 0, "\(chosen.error)")
         _ = try app.state("menus.open=null")
 
         try app.openMenu("row-lobby")
         #expect(try app.ctl("menu-close").status == 0)
+        _ = try app.state("menus.open=null")
+        try app.openMenu("row-lobby")
+        #expect(try app.ctl("menu", "rename").status == 0)
+        // A trigger never reports dismissed (§6): the close in between sent nothing.
         let heard = try #require(try app.evalWhen("window.__menus.length >= 2 && window.__menus") as? [[Any]])
-        #expect(heard.map { $0.map { "\($0)" } } == [["action-menu/action", "row-lobby", "delete"], ["action-menu/dismissed", "row-lobby", "<null>"]])
+        #expect(heard.map { $0.map { "\($0)" } } == [["action-menu/action", "row-lobby", "delete"], ["action-menu/action", "row-lobby", "rename"]])
 
         let unknown = try app.ctl("menu-open", "nothing")
         #expect(unknown.status == 1 && unknown.error.contains("no menu \"nothing\""))

@@ -161,14 +161,14 @@ struct FuzzFindingsTests {
         }
     }
 
-    @Test("an open menu closes, reported dismissed, when an alert or a sheet comes up")
+    @Test("an open menu closes when an alert or a sheet comes up; the armed menu's close is reported dismissed (a trigger's never is, §6)")
     func menusCloseForNewSurfaces() throws {
         try withApp { app, page in
             let register = """
                 window.__told ??= [];
                 if (!window.__hooked) { const studio = window.tilecastNativeReceiver; window.tilecastNativeReceiver = (m) => { window.__told.push(m.type + " " + (m.payload.menuId ?? "")); return studio(m); }; window.__hooked = true; }
-                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "action-menu/register-trigger",
-                  payload: { menuId: "row", label: "Row", groups: [{ items: [{ id: "rename", label: "Rename" }] }], rect: { x: 0.4, y: 0.4, width: 0.2, height: 0.1 } } });
+                return await window.webkit.messageHandlers.tilecastNative.postMessage({ version: 1, type: "action-menu/arm",
+                  payload: { menuId: "row", label: "Row", groups: [{ items: [{ id: "rename", label: "Rename" }] }] } });
                 """
             for (surface, message) in [("alert", #"{ version: 1, type: "alert/present", payload: { alertId: "q", title: "Sure?", actions: [{ id: "yes", label: "Yes" }] } }"#),
                                        ("sheet", #"{ version: 1, type: "presentation/open", payload: { presentationId: "over", title: "Over", path: "/__native/modal/screens/cafeteria/preview" } }"#)] {

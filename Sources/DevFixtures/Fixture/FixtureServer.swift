@@ -86,6 +86,12 @@ package final class FixtureServer {
             reply(message, status: 302, type: "text/plain; charset=utf-8", body: Array("moved\n".utf8))
             return
         }
+        if path == "/__test/stall" {
+            // A document that never comes: a navigation to it starts and never commits (tests of
+            // what a navigation's start does). Held until the page goes elsewhere or the server stops.
+            soup_server_message_pause(message)
+            return
+        }
         if path == "/__test/attachment" {
             // A file the browser could show, sent as an attachment: a download all the same.
             if let headers = soup_server_message_get_response_headers(message) {

@@ -6,9 +6,15 @@ import HostCore
 package protocol WebPageObserver: AnyObject {
     /// A new main-frame document committed (its HTTP status is `page.documentStatus`).
     func webPageCommitted(_ page: WebPage)
+    /// A main-frame navigation started (its commit may follow, or it may fail or be refused).
+    func webPageStarted(_ page: WebPage)
     func webPageFinished(_ page: WebPage)
     /// The page's web process ended (crashed, was killed or ran out of memory).
     func webPageProcessEnded(_ page: WebPage, reason: WebKitWebProcessTerminationReason)
+}
+
+extension WebPageObserver {
+    package func webPageStarted(_ page: WebPage) {}
 }
 
 /// A WebKit web view in a profile's network session, as every hosted app needs it, whatever
@@ -178,6 +184,7 @@ package final class WebPage {
         switch event {
         case WEBKIT_LOAD_STARTED:
             loadFinished = false
+            observer?.webPageStarted(self)
         case WEBKIT_LOAD_COMMITTED:
             let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }
             documentStatus = response.map { Int(webkit_uri_response_get_status_code($0)) } ?? 0

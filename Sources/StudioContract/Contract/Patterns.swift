@@ -3,22 +3,32 @@ import HostCore
 /// The lexical rules of the bridge contract (§3), checked over UTF-8 bytes without regular
 /// expressions: these run for every field of every message.
 public enum Patterns {
-    /// How the contract's lengths ("≤ 2048 characters", "1–200") are measured: in Unicode
-    /// scalars (code points). §5 makes the scalar the unit of every character rule, and JSON
-    /// Schema's `maxLength` counts code points too. A scalar count is never more than Studio's
-    /// UTF-16 `length` (a scalar is one or two UTF-16 units), so whatever Studio accepts by its
-    /// own measure the host accepts as well. Not grapheme clusters: one has no size bound ("a"
-    /// and 10 000 combining marks is a single one) and their boundaries move with Unicode
-    /// versions. Not UTF-16 units: that would refuse titles Studio's schema accepts.
-    public static func length(_ s: String) -> Int { scalarCount(s) }
+    /// How the contract's lengths ("≤ 2048 characters", "1–200") are measured: as Tilecast's iOS
+    /// app measures them (§5), in Swift `Character`s — extended grapheme clusters: `\r\n` is one,
+    /// `e` + U+0301 is one, an emoji with a skin-tone modifier is one. Matching rules (patterns,
+    /// "contains", controls) are a different rule and stay on scalars.
+    public static func length(_ s: String) -> Int { s.count }
 
-    /// `length(s)` is within `range`. A scalar is one to four UTF-8 bytes, so the byte count
-    /// settles short texts (nearly all of them) and very long ones without counting.
+    /// `length(s)` is within `range`, counted as the phone counts (see `length`). A character is
+    /// at least one scalar and a scalar at least one byte, so a character count is never more
+    /// than the scalar count, nor that more than the byte count: the byte count settles short
+    /// texts (nearly all of them), the scalar count most others, and only a text with more
+    /// scalars than the bound has its graphemes counted — and only up to one past the bound.
     @inline(__always) public static func hasLength(_ s: String, in range: ClosedRange<Int>) -> Bool {
         let bytes = s.utf8.count
         if bytes <= range.upperBound && range.lowerBound <= 1 { return bytes > 0 || range.lowerBound == 0 }
-        if bytes / 4 > range.upperBound { return false }
-        return range.contains(scalarCount(s))
+        return fitsLength(s, bytes: bytes, in: range)
+    }
+
+    /// The slower half of `hasLength`: scalars first, then graphemes when they must be.
+    static func fitsLength(_ s: String, bytes: Int, in range: ClosedRange<Int>) -> Bool {
+        if range.lowerBound <= 1 && scalarCount(s) <= range.upperBound { return bytes > 0 || range.lowerBound == 0 }
+        var count = 0
+        for _ in s {
+            count += 1
+            if count > range.upperBound { return false }
+        }
+        return count >= range.lowerBound
     }
 
     /// Every scalar has exactly one UTF-8 byte that is not a continuation byte (`10xxxxxx`).

@@ -22,6 +22,9 @@ public enum StudioControlCommand: Sendable, Equatable {
     /// Open a menu as its trigger (or, for the armed menu, a context click) would; choose in the
     /// open menu, or close it.
     case menuOpen(menuId: String)
+    /// Click the native button laid over the trigger `menuId` (§6), and choose `actionId` in the
+    /// menu it opens when one is given.
+    case trigger(menuId: String, actionId: String?)
     case menu(actionId: String)
     case menuClose
     /// Press a header action of the shown sheet; dismiss it (Close).
@@ -49,6 +52,7 @@ public enum StudioControl: ControlVocabulary {
         ControlCommandHelp("alert", "ACTION"), ControlCommandHelp("share", "copy-link|open|copy-text|email|cancel"),
         ControlCommandHelp("scan", "VALUE | --image FILE | --cancel", options: nil),
         ControlCommandHelp("menu-open", "MENU"), ControlCommandHelp("menu", "ACTION"), ControlCommandHelp("menu-close"),
+        ControlCommandHelp("trigger", "MENU [ACTION]"),
         ControlCommandHelp("sheet-action", "ACTION"), ControlCommandHelp("sheet-dismiss"),
         ControlCommandHelp("servers-changed"),
     ]
@@ -67,6 +71,10 @@ public enum StudioControl: ControlVocabulary {
         case "menu-open": return .menuOpen(menuId: try command.string("menu"))
         case "menu": return .menu(actionId: try command.string("action"))
         case "menu-close": return .menuClose
+        case "trigger":
+            let action = command.arguments["action"]
+            guard action == nil || action?.stringValue != nil else { throw ControlError("trigger \"action\" must be a string") }
+            return .trigger(menuId: try command.string("menu"), actionId: action?.stringValue)
         case "sheet-action": return .sheetAction(actionId: try command.string("action"))
         case "sheet-dismiss": return .sheetDismiss
         case "servers-changed": return .serversChanged
@@ -108,6 +116,11 @@ public enum StudioControl: ControlVocabulary {
         case "share": return ["choice": .string(try words.one("copy-link, open, copy-text, email or cancel"))]
         case "menu-open": return ["menu": .string(try words.one("the menu id"))]
         case "menu": return ["action": .string(try words.one("the id of the item to choose"))]
+        case "trigger":
+            guard (1...2).contains(words.rest.count) else { throw ControlError("trigger takes the menu id and, optionally, the id of the item to choose") }
+            var arguments: JSONObject = ["menu": .string(words.rest[0])]
+            if words.rest.count == 2 { arguments["action"] = .string(words.rest[1]) }
+            return arguments
         case "sheet-action": return ["action": .string(try words.one("the header action's id"))]
         case "tap": return ["destination": .string(try words.one("the destination id"))]
         case "switch-server": return ["server": .string(try words.one("the saved server's id"))]

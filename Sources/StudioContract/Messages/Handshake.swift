@@ -11,6 +11,8 @@ public enum HostContext: String, Sendable, CaseIterable {
 public enum HostCapability: String, Sendable, CaseIterable, Comparable {
     case nativeNavigation, authLifecycle, nativePresentations, nativeAlerts, systemShare
     case systemHaptics, systemQrScanner, nativeMediaIntake, deepLinks, nativeActionMenus
+    /// §6: Studio mirrors its "…" buttons as anchored triggers only when this is offered.
+    case nativeActionMenuAnchors
 
     /// Capabilities that exist only on the main page; a presentation page offers them as false.
     public var isMainOnly: Bool {
@@ -33,6 +35,16 @@ public enum HostCapability: String, Sendable, CaseIterable, Comparable {
         case .nativeMediaIntake: return 7
         case .deepLinks: return 8
         case .nativeActionMenus: return 9
+        case .nativeActionMenuAnchors: return 10
+        }
+    }
+
+    /// A capability of the newest app (§6) is written only when offered: Studio reads an absent
+    /// one as off, and a reply without it is byte for byte what hosts of §1–§5 send.
+    var omittedWhenOff: Bool {
+        switch self {
+        case .nativeActionMenuAnchors: return true
+        default: return false
         }
     }
 
@@ -62,8 +74,10 @@ public struct HostCapabilities: Sendable, Equatable {
     /// Every known capability with `true` or `false`, in the contract's order.
     public var json: JSONValue {
         var object = JSONObject(capacity: HostCapability.allCases.count)
-        for (index, capability) in HostCapability.allCases.enumerated() {
-            object.appendUnique(capability.rawValue, .bool(bits & (1 << UInt16(index)) != 0))
+        for capability in HostCapability.allCases {
+            let on = contains(capability)
+            if !on && capability.omittedWhenOff { continue }
+            object.appendUnique(capability.rawValue, .bool(on))
         }
         return .object(object)
     }

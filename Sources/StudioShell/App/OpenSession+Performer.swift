@@ -13,6 +13,7 @@ extension OpenSession: StudioPageHost {
             case .openPresentation(let request): return presentations.open(request)
             case .menusChanged, .showMenu, .hideMenu:
                 _ = view.menus.perform(effect, for: page)
+                if effect == .menusChanged { menusChanged(on: page) }
                 return onScreenChanged?() ?? ()
             default: break
             }
@@ -32,6 +33,7 @@ extension OpenSession: StudioPageHost {
         case .shareWarned(let warnings): warnShare(warnings, for: page)
         case .startQRScan(let requestId): startQRScan(requestId, for: page)
         case .withdrawQRScan: withdrawQRScan()
+        case .menusChanged: menusChanged(on: page)  // the sheet page's, drawn by its controller
         default: break  // nothing else reaches a session from a page that is not its own
         }
     }

@@ -22,6 +22,8 @@ package final class OpenSession {
     /// The native alert while it shows, and which page's it is (one at a time across both).
     var alertDialog: AlertDialog?
     private var alertSlot = AlertOwnership<SessionPage>()
+    /// The window's one armed menu and each trigger's owner, across both pages (see OpenSession+Menus).
+    var menuSlot = MenuOwnership<SessionPage>()
     /// The share panel while it is open, the last choice made in one, recent haptic feedback.
     var sharePanel: SharePanel?
     var lastShare: JSONValue?
@@ -52,7 +54,8 @@ package final class OpenSession {
     /// own, as in a browser.
     static func capabilities(kiosk: KioskOptions?) -> Set<HostCapability> {
         var offered: Set<HostCapability> = [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts, .systemShare,
-                                            .systemHaptics, .systemQrScanner, .deepLinks, .nativeActionMenus, .nativePresentations]
+                                            .systemHaptics, .systemQrScanner, .deepLinks, .nativeActionMenus, .nativePresentations,
+                                            .nativeActionMenuAnchors]
         if let kiosk, !kiosk.chrome { offered.remove(.nativeNavigation) }
         return offered
     }
@@ -93,6 +96,7 @@ package final class OpenSession {
         presentations.surface = self
         presentations.onPageMade = { [weak self] sheetPage in
             sheetPage.apply(.alertElsewhere(self?.alertSlot.shownElsewhere(for: .sheet) ?? false))
+            self?.sheetPageMade(sheetPage)
         }
     }
 
@@ -119,16 +123,15 @@ package final class OpenSession {
 
     /// Main's page or the sheet page: which of the two an alert belongs to.
     func role(of page: StudioPage) -> SessionPage { page === self.page ? .main : .sheet }
+    /// The page in that role now (the sheet page only while there is one).
+    func page(_ role: SessionPage) -> StudioPage? { role == .main ? page : presentations?.preparedPage }
 
     private func alertEnded(on page: StudioPage) {
         tellPages(alertSlot.ended(by: role(of: page), among: [.main, .sheet]))
     }
 
     private func tellPages(_ changes: [(page: SessionPage, elsewhere: Bool)]) {
-        for change in changes {
-            let target = change.page == .main ? page : presentations?.preparedPage
-            target?.apply(.alertElsewhere(change.elsewhere))
-        }
+        for change in changes { self.page(change.page)?.apply(.alertElsewhere(change.elsewhere)) }
     }
 
     package func start() { verifyAndLoad() }

@@ -114,7 +114,8 @@ package final class PresentationController {
         // automation mode) and show up as a second window: there it keeps a process of its own.
         let home: StudioPage.Home = environment.automation != nil ? .own(session: networkSession, automation: false) : .beside(main)
         let page = StudioPage(home, context: .presentation, profile: device, serverOrigin: main.serverOrigin,
-                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations],
+                              available: [.nativeAlerts, .systemShare, .systemHaptics, .systemQrScanner, .nativeActionMenus, .nativePresentations,
+                                          .nativeActionMenuAnchors],
                               environment: environment, trust: main.web.trust)
         webkit_settings_set_user_agent(webkit_web_view_get_settings(page.view), device.userAgent)
         g_object_ref_sink(UnsafeMutableRawPointer(page.view))  // ours as well as its sheet's
@@ -222,6 +223,8 @@ extension PresentationController: StudioPageHost {
         case .navigateFromPresentation(let presentationId, let path): send(.navigateRequested(presentationId: presentationId, path: path))
         case .menusChanged, .showMenu, .hideMenu:
             _ = layer?.content.menus.perform(effect, for: page)
+            // Who owns the window's armed menu and each trigger is the session's to keep.
+            if effect == .menusChanged { surface?.perform(effect, for: page) }
             onChanged?()
         default: surface?.perform(effect, for: page)
         }

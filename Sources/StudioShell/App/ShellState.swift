@@ -31,10 +31,7 @@ package enum ShellState {
             report["retry"] = session.loading.retry?.json ?? .null
             state["kiosk"] = .object(report)
         }
-        let menus = session.activePage.session
-        state["menus"] = ["armed": menus.armedMenu.map { .string($0.menuId) } ?? .null,
-                          "triggers": .array(menus.triggers.keys.sorted().map(JSONValue.string)),
-                          "open": menus.openMenu.flatMap { session.activeMenus.shownId == $0.menuId ? .string($0.menuId) : nil } ?? .null]
+        state["menus"] = session.menusJSON
         state["alert"] = session.alertDialog.map { dialog in
             let alert = dialog.request
             return ["alertId": .string(alert.alertId), "title": .string(alert.title), "message": alert.message.map(JSONValue.string) ?? .null,

@@ -120,22 +120,23 @@ extension ShellApp {
                 ok(.null)
             }
         case .menuOpen(let menuId):
-            guard session.activePage.session.currentMenu(menuId) != nil else {
+            let menus = session.activePage.session
+            guard let source: MenuSource = menus.triggers[menuId] != nil ? .trigger : menus.armedMenu?.menuId == menuId ? .armed : nil else {
                 return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
             }
-            session.activeMenus.requestOpen(menuId)
-            guard session.activePage.session.openMenu?.menuId == menuId, session.activeMenus.shownId == menuId else {
-                return fail("the menu could not be shown: GTK took it down at once (another application holds the pointer and keyboard); nothing was sent to Studio, ask again")
+            session.activeMenus.requestOpen(menuId, from: source)
+            guard menuShown(menuId) else { return fail(Self.notShown) }
+            ok(.null)
+        case .trigger(let menuId, let actionId):
+            let triggers = session.activePage.session.triggers
+            guard triggers[menuId] != nil, session.activeMenus.clickTrigger(menuId) else {
+                return fail("no trigger \"\(menuId)\" on this page; its triggers: \(triggers.keys.sorted().joined(separator: ", "))")
             }
-            ok(.null)
+            guard menuShown(menuId) else { return fail(Self.notShown) }
+            guard let actionId else { return ok(.null) }
+            choose(actionId, ok: ok, fail: fail)
         case .menu(let actionId):
-            let page = session.activePage
-            guard let open = page.session.openMenu else { return fail("no menu is open") }
-            guard session.activeMenus.shownId == open.menuId else { return fail("the menu is not on screen yet: wait for menus.open first") }
-            guard let item = open.items.first(where: { $0.id == actionId }) else { return fail("the open menu has no item \"\(actionId)\"") }
-            guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
-            page.menuChosen(open.menuId, actionId: actionId)
-            ok(.null)
+            choose(actionId, ok: ok, fail: fail)
         case .menuClose:
             let page = session.activePage
             guard let open = page.session.openMenu else { return fail("no menu is open") }
@@ -180,5 +181,22 @@ extension ShellApp {
                 }
             }
         }
+    }
+
+    private static let notShown = "the menu could not be shown: GTK took it down at once (another application holds the pointer and keyboard); nothing was sent to Studio, ask again"
+
+    /// The menu `menuId` is open in the session and on screen.
+    private func menuShown(_ menuId: String) -> Bool {
+        session.activePage.session.openMenu?.menuId == menuId && session.activeMenus.shownId == menuId
+    }
+
+    /// Clicks the item `actionId` of the menu on screen, as a person would.
+    private func choose(_ actionId: String, ok: @escaping @MainActor (JSONValue) -> Void, fail: @escaping @MainActor (String) -> Void) {
+        guard let open = session.activePage.session.openMenu else { return fail("no menu is open") }
+        guard session.activeMenus.shownId == open.menuId else { return fail("the menu is not on screen yet: wait for menus.open first") }
+        guard let item = open.items.first(where: { $0.id == actionId }) else { return fail("the open menu has no item \"\(actionId)\"") }
+        guard !item.disabled else { return fail("\"\(actionId)\" is disabled") }
+        guard session.activeMenus.choose(actionId) else { return fail("the item \"\(actionId)\" could not be clicked") }
+        ok(.null)
     }
 }

@@ -17,10 +17,12 @@ package final class ActionMenuLayer {
     private var armedId: String?
     private var popover: WidgetPointer?
     private var shownMenuId: String?
+    /// The items' buttons of the menu shown, by action id.
+    private var itemButtons: [String: WidgetPointer] = [:]
     /// Where the next menu shown points: the trigger or pointer that asked for it.
     private var anchor = GdkRectangle(x: 0, y: 0, width: 1, height: 1)
     /// The person asked for a menu, chose an item, or closed the open menu without a choice.
-    var onOpen: ((String) -> Void)?
+    var onOpen: ((String, MenuSource) -> Void)?
     var onChoose: ((String, String) -> Void)?
     var onDismiss: ((String) -> Void)?
 
@@ -41,42 +43,66 @@ package final class ActionMenuLayer {
             guard let self, let armed = self.armedId else { return }
             gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
             self.anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-            self.onOpen?(armed)
+            self.onOpen?(armed, .armed)
         }
         gtk_widget_add_controller(widget, click)
     }
 
-    /// Shows the page's trigger controls as they are now.
+    /// Shows the page's trigger controls as they are now: a trigger kept keeps its button (and
+    /// its keyboard focus), moved to its new box; a new one gets a button; a gone one loses it.
     func update(armed: ActionMenu?, triggers current: [String: ActionMenuTrigger]) {
         armedId = armed?.menuId
-        // The same triggers in the same places (Studio sent them again): nothing to rebuild, and
-        // an open menu stays as it is.
-        let placed = current.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value.rect) }
-        if placed.count == triggers.count && zip(placed, triggers).allSatisfy({ $0.0 == $1.id && $0.1 == $1.rect }) { return }
-        for entry in triggers { gtk_overlay_remove_overlay(cast(widget), entry.button) }
-        triggers = []
+        for entry in triggers where current[entry.id] == nil { gtk_overlay_remove_overlay(cast(widget), entry.button) }
+        triggers.removeAll { current[$0.id] == nil }
+        var moved = false
         for (id, trigger) in current.sorted(by: { $0.key < $1.key }) {
+            if let index = triggers.firstIndex(where: { $0.id == id }) {
+                if triggers[index].rect != trigger.rect { triggers[index].rect = trigger.rect; moved = true }
+                gtk_widget_set_tooltip_text(triggers[index].button, trigger.menu.label)
+                continue
+            }
             let button = gtk_button_new()!
             gtk_widget_add_css_class(button, "flat")
             gtk_widget_add_css_class(button, "hostshell-menu-trigger")
+            // The menu's label names the button for a keyboard or screen-reader user.
             gtk_widget_set_tooltip_text(button, trigger.menu.label)
-            onSignal(raw(button), "clicked") { [weak self] in self?.requestOpen(id) }
+            gtk_widget_set_focusable(button, 1)
+            onSignal(raw(button), "clicked") { [weak self] in self?.requestOpen(id, from: .trigger) }
             gtk_overlay_add_overlay(cast(widget), button)
             triggers.append((id, trigger.rect, button))
         }
+        // Studio registered a box again (the page scrolled or resized): place the buttons anew.
+        if moved { gtk_widget_queue_allocate(widget) }
     }
 
-    /// Asks for the menu `menuId`, pointing at its trigger (or the middle, for the armed menu),
-    /// as a click on the trigger does (the control interface's `menu-open`).
-    func requestOpen(_ menuId: String) {
+    /// Where the trigger `menuId`'s native button is now, in the layer's coordinates (state dumps).
+    func triggerBounds(_ menuId: String) -> GdkRectangle? {
+        guard let entry = triggers.first(where: { $0.id == menuId }), gtk_widget_get_mapped(entry.button) != 0 else { return nil }
+        var bounds = graphene_rect_t()
+        guard gtk_widget_compute_bounds(entry.button, widget, &bounds) != 0 else { return nil }
+        return GdkRectangle(x: Int32(bounds.origin.x.rounded()), y: Int32(bounds.origin.y.rounded()),
+                            width: Int32(bounds.size.width.rounded()), height: Int32(bounds.size.height.rounded()))
+    }
+
+    /// Clicks the trigger `menuId`'s native button, as a person would (the control interface's
+    /// `trigger`); false when there is no such button.
+    func clickTrigger(_ menuId: String) -> Bool {
+        guard let entry = triggers.first(where: { $0.id == menuId }) else { return false }
+        return gtk_widget_activate(entry.button) != 0
+    }
+
+    /// Asks for the menu `menuId` from `source`, pointing at its trigger (or the middle, for the
+    /// armed menu), as a click on the trigger or a long press does (the control interface's
+    /// `menu-open`).
+    func requestOpen(_ menuId: String, from source: MenuSource) {
         let width = Double(gtk_widget_get_width(widget)), height = Double(gtk_widget_get_height(widget))
-        if let entry = triggers.first(where: { $0.id == menuId }) {
+        if source == .trigger, let entry = triggers.first(where: { $0.id == menuId }) {
             anchor = GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
                                   width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
         } else {
             anchor = GdkRectangle(x: Int32(width / 2), y: Int32(height / 2), width: 1, height: 1)
         }
-        onOpen?(menuId)
+        onOpen?(menuId, source)
     }
 
     /// Shows `menu` at the anchor of the request, in place of any menu shown. False when GTK
@@ -102,6 +128,7 @@ package final class ActionMenuLayer {
                 let menuId = menu.menuId
                 onSignal(raw(button), "clicked") { [weak self] in self?.onChoose?(menuId, id) }
                 gtk_box_append(cast(box), button)
+                itemButtons[id] = button
             }
         }
         let popover = gtk_popover_new()!
@@ -137,8 +164,19 @@ package final class ActionMenuLayer {
         return shownMenuId
     }
 
+    /// The layer's box (the web view's viewport, which triggers' rects are fractions of).
+    var size: GdkRectangle { GdkRectangle(x: 0, y: 0, width: gtk_widget_get_width(widget), height: gtk_widget_get_height(widget)) }
+
+    /// Clicks the item `actionId` of the menu on screen, as a person would; false when it is not
+    /// there or greyed out.
+    func choose(_ actionId: String) -> Bool {
+        guard shownId != nil, let button = itemButtons[actionId], gtk_widget_get_sensitive(button) != 0 else { return false }
+        return gtk_widget_activate(button) != 0
+    }
+
     /// Takes the menu shown away (no report: the session decided).
     func hide() {
+        itemButtons = [:]
         guard let popover else { return }
         self.popover = nil  // before popdown, so its "closed" is not taken for the person's
         shownMenuId = nil
@@ -156,7 +194,7 @@ package final class ActionMenuLayer {
 extension ActionMenuLayer {
     /// Passes the person's clicks on this layer to `page`'s session.
     func attach(to page: StudioPage) {
-        onOpen = { [weak page] menuId in page?.apply(.menuOpenRequested(menuId: menuId)) }
+        onOpen = { [weak page] menuId, source in page?.apply(.menuOpenRequested(menuId: menuId, source: source)) }
         onChoose = { [weak page] menuId, actionId in page?.menuChosen(menuId, actionId: actionId) }
         onDismiss = { [weak page] menuId in page?.menuDismissed(menuId) }
     }

@@ -150,6 +150,9 @@ package final class StudioPage {
         let arguments = g_variant_dict_end(dict)
         g_variant_dict_unref(dict)
         let sent = monotonicSeconds()
+        // Recorded whatever becomes of the page meanwhile: a sheet page let go of right after
+        // its presentation/dismissed still sent it (§6: the log has every message).
+        let (environment, context) = (environment, session.context)
         webkit_web_view_call_async_javascript_function(view, BridgeScripts.receiverCall, -1, arguments, nil, nil, nil,
                                                        AsyncReply.callback, AsyncReply.data { [weak self] source, result in
             var error: UnsafeMutablePointer<GError>? = nil
@@ -157,9 +160,9 @@ package final class StudioPage {
             let accepted = value.map { jsc_value_is_boolean($0) != 0 && jsc_value_to_boolean($0) != 0 } ?? false
             unref(value)
             if error != nil { g_error_free(error) }
+            environment.record(BridgeLog.outbound(at: wallClockSeconds(), context: context, message: message,
+                                                  accepted: accepted, latencyMicroseconds: (monotonicSeconds() - sent) * 1e6))
             guard let self, !self.closed else { return }
-            self.environment.record(BridgeLog.outbound(at: wallClockSeconds(), context: self.session.context, message: message,
-                                                       accepted: accepted, latencyMicroseconds: (monotonicSeconds() - sent) * 1e6))
             self.apply(.delivered(message, accepted: accepted))
             self.host?.studioPage(self, delivered: message, accepted: accepted)
         })
@@ -180,6 +183,9 @@ extension StudioPage: PageEffectPerformer {
 }
 
 extension StudioPage: WebPageObserver {
+    /// A main-frame navigation started: what the page had open goes now, not at the commit (§6).
+    package func webPageStarted(_ page: WebPage) { apply(.navigationStarted) }
+
     /// A new main-frame document: it must negotiate again.
     package func webPageCommitted(_ page: WebPage) {
         apply(.documentCommitted)

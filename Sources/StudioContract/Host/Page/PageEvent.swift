@@ -5,6 +5,9 @@ public enum PageEvent: Sendable, Equatable {
     /// A new main-frame document committed, or the shown one ended with its web process: every
     /// document negotiates again (§2), and what the old one left open is gone.
     case documentCommitted
+    /// A main-frame navigation of this page started (before its commit, which may never come):
+    /// its alert, QR scan and menus are withdrawn now (§6 "Withdrawal").
+    case navigationStarted
     /// A message from the page that passed decoding.
     case received(InboundMessage)
     /// A message from the page that failed decoding; its reply is `failure.reply`.
@@ -30,8 +33,9 @@ public enum PageEvent: Sendable, Equatable {
     case showPresentation(presentationId: String, path: String)
     case dismissPresentation(presentationId: String)
     case presentationAction(presentationId: String, actionId: String)
-    /// The person opened the menu `menuId` (a trigger's, or the armed one by a context click).
-    case menuOpenRequested(menuId: String)
+    /// The person opened the menu `menuId` from `source`: a trigger's button, or the armed menu
+    /// by a context click or long press.
+    case menuOpenRequested(menuId: String, source: MenuSource)
     /// The menu `menuId` could not be put on screen (GTK took it down at once: another
     /// application holds the pointer and keyboard). Nobody saw it, so Studio hears nothing.
     case menuNotShown(menuId: String)
@@ -42,6 +46,10 @@ public enum PageEvent: Sendable, Equatable {
     /// the other one of the session: an open menu closes (reported dismissed), as it does when
     /// the person clicks outside it.
     case surfaceShown
+    /// Another page of the window armed a menu: there is one armed menu per window (§6).
+    case armedElsewhere
+    /// The menu ids whose triggers the window's other pages own: each menu id has one owner.
+    case triggersElsewhere(Set<String>)
     /// A deep link's Studio path: queued until Studio can take it (the newest wins).
     case deepLink(path: String)
     /// A timer the session started fired (see `PageTimer`).

@@ -29,6 +29,8 @@ extension PageSession {
     public var triggers: [String: ActionMenuTrigger] { menus.triggers }
     /// The menu the person has open, if any (one at a time).
     public var openMenu: ActionMenu? { menus.openMenu }
+    /// The menu on screen and where it came from (armed or a trigger).
+    public var shownMenu: ShownMenu? { menus.shown }
     /// The menu `menuId` as it is now: armed, or with a trigger.
     public func currentMenu(_ menuId: String) -> ActionMenu? { menus.currentMenu(menuId) }
 

@@ -5,8 +5,8 @@ import HostCore
 /// routes every other event to the capability machine that owns it: `PageNavigation`,
 /// `PresentationRequests`, `PageAlerts`, `ActionMenus`, `SystemFeatures`, `NativeMediaIntake`,
 /// `DeepLinkQueue`. It tells each the page facts it needs (Studio ready, the page seen), and
-/// keeps the rules that span them: a new document or a dismissed presentation withdraws what
-/// the page had open; a surface coming up closes the open menu first; a waiting deep link is
+/// keeps the rules that span them: a main-frame navigation's start, a new document or a
+/// dismissed presentation withdraws what the page had open; a surface coming up closes the open menu first; a waiting deep link is
 /// tried once a message made Studio ready; the chrome is reported when it changed.
 /// HostShell feeds it events and carries out the effects; nothing here touches a display.
 public struct PageSession: Machine, Sendable, Equatable {
@@ -78,8 +78,13 @@ public struct PageSession: Machine, Sendable, Equatable {
 
     private mutating func route(_ event: PageEvent) -> [PageEffect] {
         switch event {
+        case .navigationStarted:
+            // §6: what the page had open goes when a main-frame navigation starts, not at its commit.
+            return withdrawSurfaces()
+
         case .documentCommitted:
-            // The scan, the menus and the alert belonged to the document that is gone.
+            // The scan, the menus and the alert belonged to the document that is gone (already
+            // withdrawn when its navigation started; a web process that ended had no start).
             let withdrawn = withdrawSurfaces()
             documents += 1
             negotiated = false
@@ -126,11 +131,13 @@ public struct PageSession: Machine, Sendable, Equatable {
         case .alertElsewhere(let shown): return alerts.reduce(.shownElsewhere(shown))
         case .alertAnswered(let alertId, let actionId): return alerts.reduce(.answered(alertId: alertId, actionId: actionId))
 
-        case .menuOpenRequested(let menuId): return menus.reduce(.openRequested(menuId: menuId, studioReady: frontendReady))
+        case .menuOpenRequested(let menuId, let source): return menus.reduce(.openRequested(menuId: menuId, source: source, studioReady: frontendReady))
         case .menuNotShown(let menuId): return menus.reduce(.notShown(menuId: menuId))
         case .menuChosen(let menuId, let actionId): return menus.reduce(.chosen(menuId: menuId, actionId: actionId, studioReady: frontendReady))
         case .menuDismissed(let menuId): return menus.reduce(.dismissed(menuId: menuId, studioReady: frontendReady))
         case .surfaceShown: return menus.reduce(.surfaceShown(studioReady: frontendReady))
+        case .armedElsewhere: return menus.reduce(.armedElsewhere)
+        case .triggersElsewhere(let ids): return menus.reduce(.triggersElsewhere(ids))
 
         case .shareClosed: return system.reduce(.shareClosed)
         case .qrScanFinished(let requestId, let value):
@@ -175,8 +182,8 @@ public struct PageSession: Machine, Sendable, Equatable {
         case .alertPresent(let request): return closingOpenMenu(alerts.reduce(.present(request, id: id, seen: isSeen)))
         case .alertCancel(let alertId): return alerts.reduce(.cancel(alertId: alertId, id: id))
 
-        case .actionMenuArm(let menu): return menus.reduce(.arm(menu, id: id))
-        case .actionMenuRegisterTrigger(let trigger): return menus.reduce(.registerTrigger(trigger, id: id))
+        case .actionMenuArm(let menu): return menus.reduce(.arm(menu, id: id, studioAsked: studioAsksMenus))
+        case .actionMenuRegisterTrigger(let trigger): return menus.reduce(.registerTrigger(trigger, id: id, studioAsked: studioAsksMenus))
         case .actionMenuDisarm(let menuId): return menus.reduce(.disarm(menuId: menuId, id: id))
         case .actionMenuUnregisterTrigger(let menuId): return menus.reduce(.unregisterTrigger(menuId: menuId, id: id))
         case .actionMenuPresent: return menus.reduce(.legacyPresent(id: id))
@@ -199,8 +206,14 @@ public struct PageSession: Machine, Sendable, Equatable {
         return all
     }
 
-    /// Takes away what the page had open natively — its menus, QR scan and alert — when the
-    /// document (or the presentation) it belonged to is gone.
+    /// Studio said `nativeActionMenus` in this document's `frontend/ready`: `arm` and
+    /// `register-trigger` are `unavailable` until then (§6).
+    private var studioAsksMenus: Bool { frontendReady && studioCapabilities.contains(.nativeActionMenus) }
+
+    /// Takes away what the page had open natively — its menus (armed, shown, triggers), QR scan
+    /// and alert — when a main-frame navigation starts or the document (or the presentation) it
+    /// belonged to is gone. (The system map of issue 27 item 3 is withdrawn here as well, by its
+    /// own capability machine, when it joins the page session.)
     private mutating func withdrawSurfaces() -> [PageEffect] {
         menus.reduce(.withdrawAll) + system.reduce(.withdrawScan) + alerts.reduce(.withdraw)
     }
