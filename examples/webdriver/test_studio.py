@@ -138,7 +138,7 @@ class StudioInHostShell(unittest.TestCase):
 
     def test_the_dom_drives_the_native_chrome_and_back(self):
         self.start_session()
-        ready = self.ctl("wait", "screen=page", "negotiated=true", "--timeout", "30")
+        ready = self.ctl("wait", "screen=page", "negotiated=true", "--timeout", "30", "--state")
         # The session drives the app's page: the same document, with the bridge injected.
         self.assertEqual(self.driver.current_url, ready["url"])
         self.assertEqual(self.driver.execute_script(
@@ -150,7 +150,7 @@ class StudioInHostShell(unittest.TestCase):
         self.ctl("wait", "navigation.selected=screens", "negotiated=true")
         link = WebDriverWait(self.driver, 10).until(lambda d: d.find_element(By.LINK_TEXT, "Cafeteria"))
         self.click(link)
-        state = self.ctl("wait", "backBar.label=Screens", "--timeout", "10")
+        state = self.ctl("wait", "backBar.label=Screens", "--timeout", "10", "--state")
         self.assertEqual(state["backBar"]["title"], "Cafeteria")
         self.assertEqual(state["url"], self.url + "/screens/cafeteria")
 
