@@ -58,18 +58,7 @@ final class TrickleServer: @unchecked Sendable {
     var bytesSent: Int { lock.withLock { sent } }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (fd, port) = try loopbackListener(backlog: 4)
         let thread = Thread { [self] in serve() }
         thread.start()
     }
@@ -154,4 +143,21 @@ struct CommandLineFIFOTests {
         #expect(run.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(arguments): \(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
     }
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port the kernel picks: the socket and its port.
+func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, backlog) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard fd >= 0, bound else {
+        if fd >= 0 { close(fd) }
+        throw POSIXError(.EADDRNOTAVAIL)
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }

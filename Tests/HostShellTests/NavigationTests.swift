@@ -149,17 +149,9 @@ final class ConnectionCounter: @unchecked Sendable {
     var requests: Int { lock.withLock { sent } }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try loopbackListener(backlog: 16)
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread { [self] in
             while true {
                 let client = accept(fd, nil, nil)
