@@ -48,13 +48,15 @@ struct DesktopConventionsTests {
         app = try RunningApp(home: home, arguments: [], environment: ["ADW_DEBUG_HIGH_CONTRAST": "1"])
         _ = try app.state("screen=page", "window.width=900", "window.height=700", "desktop.appearance.highContrast=true")
         let contrast = home.root.appendingPathComponent("contrast.png").path
-        #expect(try app.ctl("snapshot", contrast).status == 0)
+        let contrastShot = try app.ctl("snapshot", contrast)
+        #expect(contrastShot.status == 0, "\(contrastShot.error)")
         app.stop()
 
         app = try RunningApp(home: home, arguments: [])
         _ = try app.state("screen=page", "window.width=900", "window.height=700", "desktop.appearance.highContrast=false")
         let plain = home.root.appendingPathComponent("plain.png").path
-        #expect(try app.ctl("snapshot", plain).status == 0)
+        let plainShot = try app.ctl("snapshot", plain)
+        #expect(plainShot.status == 0, "\(plainShot.error)")
         app.stop()
 
         app = try RunningApp(home: home, arguments: ["--device", "phone"])

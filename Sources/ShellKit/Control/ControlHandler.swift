@@ -38,10 +38,14 @@ package final class ControlHandler {
             wait(until, deadline: monotonicSeconds() + timeout, timeout: timeout, ok: ok, fail: fail)
         case .snapshot(let path, let target):
             let widget = target == .window ? app.windowWidget : cgtk_widget(UnsafeMutableRawPointer(app.mainWebPage.view))!
-            guard WindowSnapshot.savePNG(widget, to: path) else {
-                return fail("could not write \(path): is its directory there and writable, and is the window shown?")
+            // What the state says is on screen first (mapped, cross-fades over, painted).
+            SnapshotReadiness.whenDrawn(widget, page: app.mainWebPage, limit: 10) { drawn in
+                guard drawn else { return fail("the window was not shown within 10 s: nothing to take a picture of") }
+                guard WindowSnapshot.savePNG(widget, to: path) else {
+                    return fail("could not write \(path): is its directory there and writable?")
+                }
+                ok(["path": .string(path)])
             }
-            ok(["path": .string(path)])
         case .eval(let script, let inSheet):
             guard allowEval else {
                 return fail("eval is refused: start the app with --allow-eval (for tests only)")

@@ -81,3 +81,16 @@ package enum AsyncReply {
         }
     }
 }
+
+/// A completion that runs the first time it fires, whichever of several sources (a signal, a
+/// reply, a time limit) comes first; later fires do nothing.
+@MainActor
+package final class FireOnce<Value> {
+    private var done: (@MainActor (Value) -> Void)?
+    package init(_ done: @escaping @MainActor (Value) -> Void) { self.done = done }
+    package func fire(_ value: Value) {
+        let body = done
+        done = nil
+        body?(value)
+    }
+}

@@ -5,23 +5,11 @@ extension WebPage {
     /// a world of its own, so Studio's scripts cannot see or disturb it.
     package func whenPainted(limit seconds: Double, _ done: @escaping @MainActor (_ painted: Bool) -> Void) {
         let limit = UInt32(max(0, min(seconds, 600)) * 1000)
-        let once = PaintBox(done)
-        MainLoop.after(milliseconds: limit) { once.fire(painted: false) }
+        let once = FireOnce(done)
+        MainLoop.after(milliseconds: limit) { once.fire(false) }
         callAsync("return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));",
                   world: "hostshell-paint") { result in
-            if case .success = result { once.fire(painted: true) } else { once.fire(painted: false) }
+            if case .success = result { once.fire(true) } else { once.fire(false) }
         }
-    }
-}
-
-/// Runs its closure the first time it fires, whichever of the paint and the time limit comes first.
-@MainActor
-private final class PaintBox {
-    private var done: (@MainActor (Bool) -> Void)?
-    init(_ done: @escaping @MainActor (Bool) -> Void) { self.done = done }
-    func fire(painted: Bool) {
-        let body = done
-        done = nil
-        body?(painted)
     }
 }

@@ -85,10 +85,13 @@ package final class ActionMenuLayer {
     }
 
     /// Clicks the trigger `menuId`'s native button, as a person would (the control interface's
-    /// `trigger`); false when there is no such button.
+    /// `trigger`); false when there is no such button or it cannot be clicked. Its click handler
+    /// runs now, as on a person's release: `gtk_widget_activate` would emit "clicked" 250 ms
+    /// later, after the caller has looked for the menu (and a retry would open it twice).
     func clickTrigger(_ menuId: String) -> Bool {
-        guard let entry = triggers.first(where: { $0.id == menuId }) else { return false }
-        return gtk_widget_activate(entry.button) != 0
+        guard let entry = triggers.first(where: { $0.id == menuId }), gtk_widget_is_sensitive(entry.button) != 0 else { return false }
+        requestOpen(menuId, from: .trigger)
+        return true
     }
 
     /// Asks for the menu `menuId` from `source`, pointing at its trigger (or the middle, for the
@@ -168,10 +171,13 @@ package final class ActionMenuLayer {
     var size: GdkRectangle { GdkRectangle(x: 0, y: 0, width: gtk_widget_get_width(widget), height: gtk_widget_get_height(widget)) }
 
     /// Clicks the item `actionId` of the menu on screen, as a person would; false when it is not
-    /// there or greyed out.
+    /// there or greyed out. The click's own handler runs now: `gtk_widget_activate` would only
+    /// press the button and emit "clicked" 250 ms later, and drops it when the menu is taken
+    /// down (unmapped) in between.
     func choose(_ actionId: String) -> Bool {
-        guard shownId != nil, let button = itemButtons[actionId], gtk_widget_get_sensitive(button) != 0 else { return false }
-        return gtk_widget_activate(button) != 0
+        guard let menuId = shownId, let button = itemButtons[actionId], gtk_widget_get_sensitive(button) != 0 else { return false }
+        onChoose?(menuId, actionId)
+        return true
     }
 
     /// Takes the menu shown away (no report: the session decided).
