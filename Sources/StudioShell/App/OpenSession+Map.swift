@@ -1,0 +1,54 @@
+import HostCore
+import StudioContract
+
+/// The system map (§6): Studio's `system/map-present` shows it over main's page (a sheet in a
+/// compact window, a panel in a regular one), the same `mapId` replaces its points in place,
+/// and the person's choice — a point's action, or Done — goes back to main's session, which
+/// decides what Studio is told. The control interface chooses and closes as a person would.
+extension OpenSession {
+    /// Shows `map`, or replaces the points of the one shown (the session allowed it).
+    func showMap(_ map: MapPresent) {
+        if let surface = mapSurface, surface.map.mapId == map.mapId {
+            surface.show(map)
+        } else {
+            mapSurface?.close()
+            let surface = MapSurface(map, overlay: view.widget, sizeClass: adaptive.sizeClass)
+            let mapId = map.mapId
+            surface.onChoose = { [weak self] actionId in self?.page.apply(.mapChosen(mapId: mapId, actionId: actionId)) }
+            surface.onDone = { [weak self] in self?.page.apply(.mapClosed(mapId: mapId)) }
+            mapSurface = surface
+        }
+        onScreenChanged?()
+    }
+
+    /// Takes the map `mapId` away (chosen, closed, dismissed by Studio, or withdrawn).
+    func hideMap(_ mapId: String) {
+        guard let surface = mapSurface, surface.map.mapId == mapId else { return }
+        mapSurface = nil
+        surface.close()
+        onScreenChanged?()
+    }
+
+    /// `ctl map choose POINT`: the point's action, as Enter on its row would choose it.
+    func chooseOnMap(_ pointId: String) -> String? {
+        guard let surface = mapSurface else { return "no map is shown" }
+        guard let point = surface.map.points.first(where: { $0.id == pointId }) else {
+            let ids = surface.map.points.prefix(20).map(\.id).joined(separator: ", ")
+            return "the map has no point \"\(pointId)\"; its points: \(ids)\(surface.map.points.count > 20 ? ", …" : "")"
+        }
+        guard let actionId = point.actionId else { return "the point \"\(pointId)\" offers no action" }
+        surface.select(pointId)
+        page.apply(.mapChosen(mapId: surface.map.mapId, actionId: actionId))
+        return nil
+    }
+
+    /// `ctl map done`: Done, as the person would press it.
+    func closeMap() -> String? {
+        guard let surface = mapSurface else { return "no map is shown" }
+        page.apply(.mapClosed(mapId: surface.map.mapId))
+        return nil
+    }
+
+    /// For state dumps: the map on screen, with its points, or null.
+    var mapJSON: JSONValue { mapSurface?.stateJSON ?? .null }
+}
