@@ -11,7 +11,8 @@ import StudioContract
 final class MapCanvas {
     let widget: WidgetPointer
     private(set) var points: [MapPoint] = []
-    var selectedId: String? { didSet { if selectedId != oldValue { gtk_widget_queue_draw(widget) } } }
+    var selectedId: String? { didSet { if selectedId != oldValue, !closed { gtk_widget_queue_draw(widget) } } }
+    private var closed = false
     /// A click on a point (the nearest within reach).
     var onPointClicked: ((MapPoint) -> Void)?
     /// Called after each draw, with how long it took (the bench's first paint).
@@ -60,7 +61,12 @@ final class MapCanvas {
         gtk_widget_queue_draw(widget)
     }
 
-    func close() { dropLabels() }
+    /// Its widget is leaving the window: nothing is drawn or asked of it any more.
+    func close() {
+        closed = true
+        onDrawn = nil
+        dropLabels()
+    }
 
     private func dropLabels() {
         for layout in labels { if let layout { g_object_unref(UnsafeMutableRawPointer(layout)) } }
@@ -97,6 +103,7 @@ final class MapCanvas {
         let places = points.map { projection.place(latitude: $0.latitude, longitude: $0.longitude) }
         for (point, at) in zip(points, places) {
             palette.tone(point.effectiveTone).fill(cr)
+            cairo_new_path(cr)
             cairo_arc(cr, at.x, at.y, Self.dot, 0, 2 * Double.pi)
             cairo_fill_preserve(cr)
             palette.background.fill(cr)
@@ -111,12 +118,16 @@ final class MapCanvas {
             var w: Int32 = 0, h: Int32 = 0
             pango_layout_get_pixel_size(layout, &w, &h)
             let at = places[index]
-            var box = (x: at.x + Self.dot + 4, y: at.y - Double(h) / 2, w: Double(w), h: Double(h))
-            if box.x + box.w > width { box.x = at.x - Self.dot - 4 - box.w }
-            let overlaps = taken.enumerated().contains { other, rect in
-                other != index && box.x < rect.x + rect.w && rect.x < box.x + box.w && box.y < rect.y + rect.h && rect.y < box.y + box.h
+            // Right of the dot, else left of it; a label that fits neither is left out (its
+            // point is in the list), except the selected point's.
+            let right = (x: at.x + Self.dot + 4, y: at.y - Double(h) / 2, w: Double(w), h: Double(h))
+            let left = (x: at.x - Self.dot - 4 - Double(w), y: right.y, w: right.w, h: right.h)
+            let fits = { (box: (x: Double, y: Double, w: Double, h: Double)) -> Bool in
+                box.x >= 0 && box.x + box.w <= width && !taken.enumerated().contains { other, rect in
+                    other != index && box.x < rect.x + rect.w && rect.x < box.x + box.w && box.y < rect.y + rect.h && rect.y < box.y + box.h
+                }
             }
-            if overlaps && points[index].id != selectedId { continue }
+            guard let box = fits(right) ? right : fits(left) ? left : points[index].id == selectedId ? right : nil else { continue }
             taken.append(box)
             cairo_move_to(cr, box.x, box.y)
             pango_cairo_show_layout(cr, layout)
@@ -124,6 +135,7 @@ final class MapCanvas {
         if let selectedId, let index = points.firstIndex(where: { $0.id == selectedId }) {
             palette.text.fill(cr)
             cairo_set_line_width(cr, 2)
+            cairo_new_path(cr)  // the last label left a current point: no line to the ring
             cairo_arc(cr, places[index].x, places[index].y, Self.dot + 4, 0, 2 * Double.pi)
             cairo_stroke(cr)
         }

@@ -26,6 +26,8 @@ final class MapSurface {
     private var rows: [(id: String, row: WidgetPointer)] = []
     private var position: SignalConnection?
     private var selecting = false
+    /// Taken out of the window: its widgets are going, and report nothing more.
+    private var closed = false
     /// The point selected in the list (and ringed on the canvas).
     private(set) var selectedId: String?
     /// The person chose the action of a point; pressed Done (or Escape).
@@ -139,7 +141,7 @@ final class MapSurface {
     }
 
     private func listSelectionChanged() {
-        guard !selecting, gtk_widget_in_destruction(list) == 0 else { return }
+        guard !selecting, !closed, gtk_widget_in_destruction(list) == 0 else { return }
         let row = gtk_list_box_get_selected_row(cast(list)).map { UnsafeMutableRawPointer($0) }
         let id = rows.first { raw($0.row) == row }?.id
         selectedId = id
@@ -211,6 +213,8 @@ final class MapSurface {
 
     /// Takes the map out of the window.
     func close() {
+        guard !closed else { return }
+        closed = true
         position?.disconnect()
         position = nil
         canvas.close()
