@@ -250,6 +250,28 @@ struct SystemMapTests {
         #expect(small.count == 3 && zip(small, [-0.2, 0, 0.2]).allSatisfy { abs($0 - $1) < 1e-9 })
     }
 
+    @Test("labels never overlap a dot or each other, stay on the canvas, and fall back to the left; the selected one always shows")
+    func labels() {
+        var placer = MapLabelPlacer(width: 200, height: 100)
+        placer.reserve(MapRect(x: 90, y: 40, width: 12, height: 12))
+        let right = MapRect(x: 106, y: 38, width: 60, height: 16), left = MapRect(x: 26, y: 38, width: 60, height: 16)
+        #expect(placer.place([right, left]) == right)
+        #expect(placer.place([right, left]) == left)  // the right is taken now
+        #expect(placer.place([right, left]) == nil)
+        #expect(placer.place([right], force: true) == right)
+        #expect(placer.place([MapRect(x: 170, y: 0, width: 60, height: 16)]) == nil)  // off the canvas
+        #expect(!placer.isFree(MapRect(x: 95, y: 45, width: 2, height: 2)))  // on the dot
+        // Many points: every placed label is free of every other box.
+        var many = MapLabelPlacer(width: 400, height: 300)
+        var placed: [MapRect] = []
+        for i in 0..<500 {
+            let x = Double(i * 37 % 400), y = Double(i * 91 % 300)
+            if let box = many.place([MapRect(x: x + 10, y: y - 8, width: 50, height: 16), MapRect(x: x - 60, y: y - 8, width: 50, height: 16)]) { placed.append(box) }
+        }
+        #expect(!placed.isEmpty)
+        for i in placed.indices { for j in placed.indices where j > i { #expect(!placed[i].overlaps(placed[j])) } }
+    }
+
     @Test("the surface is a bottom sheet in a compact window and a right-hand panel in a regular one")
     func layout() {
         #expect(MapSurfaceLayout.place(.compact, windowWidth: 400, windowHeight: 800) == SheetLayout(x: 0, y: 24, width: 400, height: 776))

@@ -31,7 +31,7 @@ struct SystemMapLiveTests {
         #expect(try app.ctl("map", "done").error.contains("no map is shown"))
 
         #expect(try app.ctl("eval", Self.click).status == 0)
-        var state = try app.state("map.mapId=\"fleet\"")
+        var state = try app.state("map.mapId=\"fleet\"", "map.listReady=true")
         let map = try #require(state["map"] as? [String: Any])
         #expect(map["title"] as? String == "Fleet map")
         #expect((map["notice"] as? String)?.contains("Map tiles are not available offline") == true)

@@ -73,6 +73,51 @@ public struct MapProjection: Sendable, Equatable {
     }
 }
 
+/// A box on the map's canvas (a dot's or a label's), in pixels.
+public struct MapRect: Sendable, Equatable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) { self.x = x; self.y = y; self.width = width; self.height = height }
+    public func overlaps(_ o: MapRect) -> Bool { x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height }
+}
+
+/// Places the map's labels so none overlaps a dot or another label: each label takes the first
+/// of its candidate places (right of its dot, then left) that is inside the canvas and free, or
+/// none — its point is in the list all the same. The boxes taken are kept in a grid of cells, so
+/// 500 points cost about as much per label as 5.
+public struct MapLabelPlacer: Sendable {
+    public let width: Double, height: Double
+    private let cell: Double
+    private var cells: [Int: [MapRect]] = [:]
+
+    public init(width: Double, height: Double, cell: Double = 64) {
+        self.width = width; self.height = height; self.cell = cell
+    }
+
+    private func keys(_ r: MapRect) -> [Int] {
+        let x0 = Int((max(r.x, 0) / cell).rounded(.down)), x1 = Int((max(r.x + r.width, 0) / cell).rounded(.down))
+        let y0 = Int((max(r.y, 0) / cell).rounded(.down)), y1 = Int((max(r.y + r.height, 0) / cell).rounded(.down))
+        var keys: [Int] = []
+        for cx in x0...x1 { for cy in y0...y1 { keys.append(cy &* 65_536 &+ cx) } }
+        return keys
+    }
+
+    /// Takes `rect` (a dot's box): no label goes over it.
+    public mutating func reserve(_ rect: MapRect) { for key in keys(rect) { cells[key, default: []].append(rect) } }
+
+    public func isFree(_ rect: MapRect) -> Bool {
+        guard rect.x >= 0, rect.y >= 0, rect.x + rect.width <= width, rect.y + rect.height <= height else { return false }
+        return !keys(rect).contains { key in cells[key]?.contains(where: rect.overlaps) ?? false }
+    }
+
+    /// The first free candidate, taken; nil when none is. `force`: the first candidate even when
+    /// taken (the selected point's label always shows).
+    public mutating func place(_ candidates: [MapRect], force: Bool = false) -> MapRect? {
+        guard let chosen = candidates.first(where: isFree) ?? (force ? candidates.first : nil) else { return nil }
+        reserve(chosen)
+        return chosen
+    }
+}
+
 /// Where the map surface sits in the window: in a compact (phone) window a sheet from the
 /// bottom, the whole width and all but a strip at the top; in a regular one a panel along the
 /// right edge, the whole height, 45% of the width between 360 and 560 px (never wider than the

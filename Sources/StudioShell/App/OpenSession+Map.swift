@@ -12,7 +12,14 @@ extension OpenSession {
             surface.show(map)
         } else {
             mapSurface?.close()
+            // Timed from the message's arrival to the canvas's first draw (the map bench).
+            let arrived = page.lastArrival
             let surface = MapSurface(map, overlay: view.widget, sizeClass: adaptive.sizeClass)
+            surface.canvas.onDrawn = { [weak surface] in
+                guard let surface, surface.firstPaintMilliseconds == nil else { return }
+                surface.firstPaintMilliseconds = (monotonicSeconds() - arrived) * 1000
+                surface.canvas.onDrawn = nil
+            }
             let mapId = map.mapId
             surface.onChoose = { [weak self] actionId in self?.page.apply(.mapChosen(mapId: mapId, actionId: actionId)) }
             surface.onDone = { [weak self] in self?.page.apply(.mapClosed(mapId: mapId)) }

@@ -110,25 +110,19 @@ final class MapCanvas {
             cairo_set_line_width(cr, 1.5)
             cairo_stroke(cr)
         }
-        var taken: [(x: Double, y: Double, w: Double, h: Double)] = places.map { ($0.x - Self.dot, $0.y - Self.dot, 2 * Self.dot, 2 * Self.dot) }
+        var placer = MapLabelPlacer(width: width, height: height)
+        for at in places { placer.reserve(MapRect(x: at.x - Self.dot, y: at.y - Self.dot, width: 2 * Self.dot, height: 2 * Self.dot)) }
+        // The selected point's label first (it always shows), then in Studio's order.
         let order = points.indices.sorted { (points[$0].id == selectedId ? 0 : 1, $0) < (points[$1].id == selectedId ? 0 : 1, $1) }
         palette.text.fill(cr)
         for index in order {
             guard index < labels.count, let layout = labels[index] else { continue }
             var w: Int32 = 0, h: Int32 = 0
             pango_layout_get_pixel_size(layout, &w, &h)
-            let at = places[index]
-            // Right of the dot, else left of it; a label that fits neither is left out (its
-            // point is in the list), except the selected point's.
-            let right = (x: at.x + Self.dot + 4, y: at.y - Double(h) / 2, w: Double(w), h: Double(h))
-            let left = (x: at.x - Self.dot - 4 - Double(w), y: right.y, w: right.w, h: right.h)
-            let fits = { (box: (x: Double, y: Double, w: Double, h: Double)) -> Bool in
-                box.x >= 0 && box.x + box.w <= width && !taken.enumerated().contains { other, rect in
-                    other != index && box.x < rect.x + rect.w && rect.x < box.x + box.w && box.y < rect.y + rect.h && rect.y < box.y + box.h
-                }
-            }
-            guard let box = fits(right) ? right : fits(left) ? left : points[index].id == selectedId ? right : nil else { continue }
-            taken.append(box)
+            let at = places[index], size = (w: Double(w), h: Double(h))
+            let right = MapRect(x: at.x + Self.dot + 4, y: at.y - size.h / 2, width: size.w, height: size.h)
+            let left = MapRect(x: at.x - Self.dot - 4 - size.w, y: right.y, width: size.w, height: size.h)
+            guard let box = placer.place([right, left], force: points[index].id == selectedId) else { continue }
             cairo_move_to(cr, box.x, box.y)
             pango_cairo_show_layout(cr, layout)
         }

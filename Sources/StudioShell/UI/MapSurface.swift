@@ -7,9 +7,9 @@ import StudioContract
 /// the bottom, in a regular one a panel along the right edge with the page beside it
 /// (`MapSurfaceLayout`, worked out again at every layout so it follows the window). A header
 /// with the map's title and Done; a notice that no tiles can be fetched; the canvas
-/// (`MapCanvas`); a legend of the tones shown; and every point in a keyboard-navigable list —
-/// Tab reaches it, arrows move through it, Enter on a point with an action chooses it. A click
-/// on a dot selects its point in the list. Escape is Done.
+/// (`MapCanvas`); a legend of the tones shown; and every point in a keyboard-navigable list
+/// (`MapPointList`) — Tab reaches it, arrows move through it, Enter on a point with an action
+/// chooses it. A click on a dot selects its point in the list. Escape is Done.
 @MainActor
 final class MapSurface {
     static let notice = "Map tiles are not available offline — points drawn by their coordinates"
@@ -20,16 +20,19 @@ final class MapSurface {
     private let root: WidgetPointer
     private let title: OpaquePointer
     let canvas = MapCanvas()
-    private let list: WidgetPointer
+    private let list = MapPointList()
     private let legend: WidgetPointer
     private let done: WidgetPointer
-    private var rows: [(id: String, row: WidgetPointer)] = []
     private var position: SignalConnection?
-    private var selecting = false
     /// Taken out of the window: its widgets are going, and report nothing more.
     private var closed = false
     /// The point selected in the list (and ringed on the canvas).
     private(set) var selectedId: String?
+    /// Maps shown so far (the list fills for the latest only); the list holds the latest points.
+    private var shows = 0
+    private(set) var listReady = false
+    /// From Studio's `map-present` to the canvas's first draw, once drawn.
+    var firstPaintMilliseconds: Double?
     /// The person chose the action of a point; pressed Done (or Escape).
     var onChoose: ((String) -> Void)?
     var onDone: (() -> Void)?
@@ -69,15 +72,8 @@ final class MapSurface {
         }
         gtk_box_append(cast(root), legend)
 
-        list = gtk_list_box_new()!
-        gtk_list_box_set_selection_mode(cast(list), GTK_SELECTION_SINGLE)
-        gtk_widget_add_css_class(list, "navigation-sidebar")
-        let scroller = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(cast(scroller), list)
-        gtk_widget_set_vexpand(scroller, 1)
         gtk_box_append(cast(root), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
-        gtk_box_append(cast(root), scroller)
+        gtk_box_append(cast(root), list.widget)
 
         gtk_overlay_add_overlay(cast(overlay), root)
         position = onChildPosition(overlay) { [weak self] child in
@@ -87,15 +83,18 @@ final class MapSurface {
             return GdkRectangle(x: Int32(place.x), y: Int32(place.y), width: Int32(place.width), height: Int32(place.height))
         }
         onSignal(raw(done), "clicked") { [weak self] in self?.onDone?() }
-        onSignal(raw(list), "selected-rows-changed") { [weak self] in self?.listSelectionChanged() }
-        onRowActivated(list) { [weak self] row in
-            guard let self, let id = self.rows.first(where: { raw($0.row) == row })?.id,
-                  let actionId = self.map.points.first(where: { $0.id == id })?.actionId else { return }
+        list.onSelect = { [weak self] id in
+            guard let self, !self.closed else { return }
+            self.selectedId = id
+            self.canvas.selectedId = id
+        }
+        list.onActivate = { [weak self] point in
+            guard let self, !self.closed, let actionId = point.actionId else { return }
             self.onChoose?(actionId)
         }
         canvas.onPointClicked = { [weak self] point in
             self?.select(point.id)
-            if let row = self?.rows.first(where: { $0.id == point.id })?.row { gtk_widget_grab_focus(row) }
+            self?.list.focus()
         }
         let keys = gtk_shortcut_controller_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
@@ -105,7 +104,7 @@ final class MapSurface {
         }))
         gtk_widget_add_controller(root, keys)
         show(map)
-        gtk_widget_grab_focus(rows.first?.row ?? done)
+        list.focus()
     }
 
     /// Shows `map`: the first one, or new points for the same `mapId` in place (the selection
@@ -116,16 +115,16 @@ final class MapSurface {
         adw_window_title_set_subtitle(title, map.points.count == 1 ? "1 point" : "\(map.points.count) points")
         canvas.show(map.points)
         showLegend(map.points)
-        selecting = true
-        while let child = gtk_widget_get_first_child(list) { gtk_list_box_remove(cast(list), child) }
-        rows = map.points.map { point in
-            let row = gtk_list_box_row_new()!
-            gtk_list_box_row_set_child(cast(row), pointRow(point))
-            gtk_list_box_row_set_activatable(cast(row), point.actionId == nil ? 0 : 1)
-            gtk_list_box_append(cast(list), row)
-            return (point.id, row)
+        // The list follows once the canvas has painted (its rows cost more than the drawing):
+        // the map shows at once, and the list a frame later.
+        let generation = shows &+ 1
+        shows = generation
+        MainLoop.whenIdle { [weak self] in
+            guard let self, !self.closed, self.shows == generation else { return }
+            self.list.show(self.map.points)
+            self.list.select(self.selectedId)
+            self.listReady = true
         }
-        selecting = false
         let keep = selectedId.flatMap { id in map.points.contains { $0.id == id } ? id : nil }
         selectedId = nil
         select(keep)
@@ -135,47 +134,7 @@ final class MapSurface {
     func select(_ id: String?) {
         selectedId = id
         canvas.selectedId = id
-        selecting = true
-        if let row = rows.first(where: { $0.id == id })?.row { gtk_list_box_select_row(cast(list), cast(row)) } else { gtk_list_box_unselect_all(cast(list)) }
-        selecting = false
-    }
-
-    private func listSelectionChanged() {
-        guard !selecting, !closed, gtk_widget_in_destruction(list) == 0 else { return }
-        let row = gtk_list_box_get_selected_row(cast(list)).map { UnsafeMutableRawPointer($0) }
-        let id = rows.first { raw($0.row) == row }?.id
-        selectedId = id
-        canvas.selectedId = id
-    }
-
-    private func pointRow(_ point: MapPoint) -> WidgetPointer {
-        let palette = MapPalette(dark: adw_style_manager_get_default().map { adw_style_manager_get_dark($0) != 0 } ?? false)
-        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
-        let dot = gtk_label_new(nil)!
-        gtk_label_set_markup(cast(dot), "<span foreground=\"\(palette.tone(point.effectiveTone).markup)\">●</span>")
-        gtk_widget_set_tooltip_text(dot, MapPalette.name(point.effectiveTone))
-        gtk_box_append(cast(box), dot)
-        let text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-        gtk_widget_set_hexpand(text, 1)
-        let name = gtk_label_new(point.title)!
-        gtk_label_set_xalign(cast(name), 0)
-        gtk_label_set_ellipsize(cast(name), PANGO_ELLIPSIZE_END)
-        gtk_box_append(cast(text), name)
-        if let subtitle = point.subtitle {
-            let line = gtk_label_new(subtitle)!
-            gtk_label_set_xalign(cast(line), 0)
-            gtk_label_set_ellipsize(cast(line), PANGO_ELLIPSIZE_END)
-            gtk_widget_add_css_class(line, "dim-label")
-            gtk_widget_add_css_class(line, "caption")
-            gtk_box_append(cast(text), line)
-        }
-        gtk_box_append(cast(box), text)
-        if point.actionId != nil {
-            let open = gtk_image_new_from_icon_name("go-next-symbolic")!
-            gtk_widget_set_tooltip_text(open, "Open")
-            gtk_box_append(cast(box), open)
-        }
-        return box
+        list.select(id)
     }
 
     private func showLegend(_ points: [MapPoint]) {
@@ -208,6 +167,8 @@ final class MapSurface {
         object["style"] = .string(sizeClass.sheetStyle == .bottomSheet ? "bottom-sheet" : "panel")
         object["selected"] = selectedId.map(JSONValue.string) ?? .null
         object["notice"] = .string(Self.notice)
+        object["firstPaintMilliseconds"] = firstPaintMilliseconds.map(JSONValue.number) ?? .null
+        object["listReady"] = .bool(listReady)
         return .object(object)
     }
 
