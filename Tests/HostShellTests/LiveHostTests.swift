@@ -21,7 +21,7 @@ struct LiveHostTests {
         #expect(state["negotiated"] as? Bool == true)
         #expect(state["frontendReady"] as? Bool == true)
         #expect(state["context"] as? String == "main")
-        #expect(state["studioCapabilities"] as? [String] == ["authLifecycle", "nativePresentations", "nativeAlerts", "nativeMediaIntake", "deepLinks", "nativeActionMenus"])
+        #expect(state["studioCapabilities"] as? [String] == ["authLifecycle", "nativePresentations", "nativeAlerts", "nativeMediaIntake", "deepLinks", "nativeActionMenus", "systemMap"])
         let navigation = try #require(state["navigation"] as? [String: Any])
         #expect(navigation["kind"] as? String == "tabs")
         #expect(Self.ids(navigation["tabs"]) == ["overview", "screens", "media", "playlists"])
