@@ -94,7 +94,7 @@ struct SystemMapTests {
         let text = envelope("system/map-present", ["mapId": .string(repeated("m", 64)), "title": .string(repeated("t", 200)),
                                                    "points": .array(many)])
         #expect(Self.map(text)?.points.count == 500)
-        // Lengths count characters: 200 "é" written as e + U+0301 are 200 characters.
+        // A title of 100 "é" written as e + U+0301 (200 scalars) is within 200 characters.
         #expect(Self.map(Self.present(title: repeated("e\u{301}", 100))) != nil)
     }
 
