@@ -36,16 +36,16 @@ extension OpenSession {
         onScreenChanged?()
     }
 
-    /// `ctl map choose POINT`: the point's action, as Enter on its row would choose it.
+    /// `ctl map choose POINT`: the point's action, chosen through its row as Enter on it does.
     func chooseOnMap(_ pointId: String) -> String? {
         guard let surface = mapSurface else { return "no map is shown" }
         guard let point = surface.map.points.first(where: { $0.id == pointId }) else {
             let ids = surface.map.points.prefix(20).map(\.id).joined(separator: ", ")
             return "the map has no point \"\(pointId)\"; its points: \(ids)\(surface.map.points.count > 20 ? ", …" : "")"
         }
-        guard let actionId = point.actionId else { return "the point \"\(pointId)\" offers no action" }
-        surface.select(pointId)
-        page.apply(.mapChosen(mapId: surface.map.mapId, actionId: actionId))
+        guard point.actionId != nil else { return "the point \"\(pointId)\" offers no action" }
+        // Through the list, as the keyboard chooses: the row's activation is what reports it.
+        guard surface.activate(pointId) else { return "the map's list is not filled yet: wait for map.listReady" }
         return nil
     }
 

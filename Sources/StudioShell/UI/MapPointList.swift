@@ -108,5 +108,14 @@ final class MapPointList {
         updating = false
     }
 
+    /// Activates the row of `id` as Enter on it does (the list view's own `list.activate-item`),
+    /// after selecting it; false when the list does not hold it (yet).
+    func activate(_ id: String) -> Bool {
+        guard let position = points.firstIndex(where: { $0.id == id }) else { return false }
+        select(id)
+        gtk_widget_activate_action_variant(view, "list.activate-item", g_variant_new_uint32(UInt32(position)))
+        return true
+    }
+
     func focus() { gtk_widget_grab_focus(view) }
 }

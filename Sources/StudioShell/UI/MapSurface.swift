@@ -130,6 +130,10 @@ final class MapSurface {
         select(keep)
     }
 
+    /// Chooses the point `id` through its row, as Enter on it would; false while the list is
+    /// not filled yet.
+    func activate(_ id: String) -> Bool { listReady && list.activate(id) }
+
     /// Selects the point `id` in the list and rings it on the canvas (nil: none).
     func select(_ id: String?) {
         selectedId = id
