@@ -160,6 +160,16 @@ static inline gulong cgtk_connect_close_request(GtkWidget *window, CGtkCloseRequ
                                                 gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(window, "close-request", G_CALLBACK(cb), data, destroy, 0);
 }
+// A list view's factory ("setup", "bind") and its "activate": the shapes GtkListView's signals take.
+typedef void (*CGtkListItemCallback)(GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data);
+typedef void (*CGtkPositionCallback)(GtkListView *view, guint position, gpointer user_data);
+static inline gulong cgtk_connect_list_item(GtkListItemFactory *factory, const char *signal, CGtkListItemCallback cb,
+                                            gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(factory, signal, G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_list_activate(GtkWidget *view, CGtkPositionCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "activate", G_CALLBACK(cb), data, destroy, 0);
+}
 static inline gulong cgtk_connect_row_activated(GtkWidget *list, CGtkRowActivatedCallback cb,
                                                  gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(list, "row-activated", G_CALLBACK(cb), data, destroy, 0);

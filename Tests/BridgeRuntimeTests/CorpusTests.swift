@@ -29,18 +29,22 @@ struct CorpusTests {
 
     static let ownCorpus = Checkout.loadCorpus(Checkout.ownCorpusURL)
 
-    @Test("the project's own cases (grapheme lengths, anchored menus, the newest capabilities) pass", arguments: ownCorpus.cases)
+    @Test("the project's own cases (grapheme lengths, anchored menus, the newest capabilities, the system map) pass", arguments: ownCorpus.cases)
     func ownCase(_ testCase: Corpus.Case) {
         let result = ConformanceRunner.run(Corpus.single(testCase)).cases[0]
         #expect(result.passed, "\(result.mismatches.map(\.description).joined(separator: "\n"))")
     }
 
-    @Test("the project's own corpus passes whole, every listed field checked")
+    @Test("the project's own corpus passes whole, every listed field checked, each map message both ways")
     func wholeOwnCorpus() {
         let report = ConformanceRunner.run(Self.ownCorpus)
-        #expect(report.cases.count == 33)
-        #expect(report.summaryLine == "33 passed, 0 failed")
+        #expect(report.cases.count == 82)
+        #expect(report.summaryLine == "82 passed, 0 failed")
         #expect(report.uncheckedFields.isEmpty)
+        let types = Set(Self.ownCorpus.cases.compactMap { $0.message.objectValue?["type"]?.stringValue })
+        #expect(types.isSuperset(of: ["system/map-present", "system/map-dismiss", "system/map-action", "system/map-dismissed",
+                                      "action-menu/register-trigger", "action-menu/unregister-trigger"]))
+        #expect(Self.ownCorpus.cases.contains { $0.direction == .reply && $0.expectations["hostCapabilities"]?.objectValue?["systemMap"] == .bool(true) })
     }
 
     static let sharedCorpus = Checkout.root.deletingLastPathComponent()

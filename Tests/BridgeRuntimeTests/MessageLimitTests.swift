@@ -244,6 +244,7 @@ struct MessageLimitTests {
             .mediaIntakeCompleted(requestId: "r", outcome: .partial, uploadedCount: 2),
             .qrScanResult(requestId: "q", outcome: .scanned, value: "hello"), .qrScanResult(requestId: "q", outcome: .cancelled, value: nil),
             .actionMenuAction(menuId: "m", actionId: "x"), .actionMenuDismissed(menuId: "m"),
+            .mapAction(mapId: "fleet", actionId: "open-a"), .mapDismissed(mapId: "fleet"),
         ]
         for message in messages {
             let text = message.envelope.text

@@ -21,7 +21,7 @@ struct LiveHostTests {
         #expect(state["negotiated"] as? Bool == true)
         #expect(state["frontendReady"] as? Bool == true)
         #expect(state["context"] as? String == "main")
-        #expect(state["studioCapabilities"] as? [String] == ["authLifecycle", "nativePresentations", "nativeAlerts", "nativeMediaIntake", "deepLinks", "nativeActionMenus"])
+        #expect(state["studioCapabilities"] as? [String] == ["authLifecycle", "nativePresentations", "nativeAlerts", "nativeMediaIntake", "deepLinks", "nativeActionMenus", "systemMap"])
         let navigation = try #require(state["navigation"] as? [String: Any])
         #expect(navigation["kind"] as? String == "tabs")
         #expect(Self.ids(navigation["tabs"]) == ["overview", "screens", "media", "playlists"])
@@ -84,7 +84,7 @@ struct LiveHostTests {
 
 @Suite("Demo tour (real WebKit)", .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"))
 struct DemoTourTests {
-    @Test("the headless demo tours the reference Studio in the real app (sheet, alert, deep link), writes state.json and a PNG per step, and exits 0")
+    @Test("the headless demo tours the reference Studio in the real app (sheet, map, alert, deep link), writes state.json and a PNG per step, and exits 0")
     func tour() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -100,7 +100,7 @@ struct DemoTourTests {
         #expect(((devices["desktop"] as? [String: Any])?["navigation"] as? [String: Any])?["kind"] as? String == "sidebar")
         let steps = try #require(phone["steps"] as? [[String: Any]])
         #expect(steps.map { $0["name"] as? String } == ["negotiate", "tap-destination", "open-detail", "native-back", "row-menu",
-                                                       "open-sheet", "close-sheet", "deep-link", "native-alert", "roll-back"])
+                                                       "open-sheet", "close-sheet", "fleet-map", "deep-link", "native-alert", "roll-back"])
         // The tour ran in the real app: the sheet and the alert were its own, on a throw-away profile.
         #expect((phone["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any] != nil)
         #expect((phone["auth"] as? [String: Any])?["store"] as? String == "file", "the demo never touches the keyring")

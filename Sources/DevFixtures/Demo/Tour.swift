@@ -10,7 +10,7 @@ import StudioShell
 /// The demo's scripted tour of the reference Studio on one device, in the real app (`ShellApp`,
 /// as `hostshell open` runs it) and driven the way the control interface drives it: negotiate,
 /// tap a destination, open a detail page and go back natively, open a sheet from a row's native
-/// menu and close it, follow a deep link, then try to leave an edit page with unsaved changes,
+/// menu and close it, show Studio's fleet map natively and close it, follow a deep link, then try to leave an edit page with unsaved changes,
 /// answer the native alert with Keep Editing and see the selection roll back. Each step is
 /// checked against the native state and photographed.
 @MainActor
@@ -99,6 +99,13 @@ package final class Tour {
         await send(.app(AppCommand("sheet-dismiss")))
         await step("close-sheet", "Close ended the sheet and a fresh page was prewarmed",
                    until: ["presentation.shown": .null, "presentation.ready": true])
+
+        // Studio's fleet map, natively: drawn by the points' coordinates (no tiles here).
+        await send(.eval(script: "document.getElementById('fleet-map').click(); true"))
+        await step("fleet-map", "Studio's fleet map opened as a native \(device == .phone ? "sheet" : "panel beside the page"), its points drawn by their coordinates with a legend (no map tiles offline)",
+                   until: ["map.mapId": "fleet", "map.points.3.id": "warehouse"])
+        await send(.app(AppCommand("map", ["done": true])))
+        _ = await waitFor(["map": .null])
 
         await send(.openURL("tilecast-ios://open?installation=\(server.installationId)&path=%2Fplaylists"))
         await step("deep-link", "a tilecast-ios:// link took Studio to Playlists",

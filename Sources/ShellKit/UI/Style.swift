@@ -25,6 +25,7 @@ package enum Style {
         .hostshell-scrim { background-color: alpha(black, 0.4); }
         .hostshell-sheet { border-radius: 12px 12px 0 0; box-shadow: 0 -2px 8px alpha(black, 0.3); }
         .hostshell-panel { border-radius: 12px; box-shadow: 0 4px 16px alpha(black, 0.35); }
+        .hostshell-map-panel { box-shadow: -2px 0 10px alpha(black, 0.25); }
         """
         gtk_css_provider_load_from_data(provider, css, -1)
         gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))

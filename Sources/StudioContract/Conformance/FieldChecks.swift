@@ -64,6 +64,19 @@ enum FieldChecks {
                         })]
                     })]
         },
+        "map": studio { message in
+            switch message {
+            case .mapPresent(let m):
+                return ["mapId": .string(m.mapId), "title": .string(m.title),
+                        "points": .array(m.points.map { p in
+                            ["id": .string(p.id), "title": .string(p.title), "subtitle": optional(p.subtitle),
+                             "latitude": .number(p.latitude), "longitude": .number(p.longitude),
+                             "tone": .string(p.effectiveTone.rawValue), "actionId": optional(p.actionId)]
+                        })]
+            case .mapDismiss(let mapId): return ["mapId": .string(mapId)]
+            default: return nil
+            }
+        },
         "chrome": studio { message in
             guard case .navigationChrome(let c) = message else { return nil }
             return ["title": optional(c.title), "backLabel": optional(c.backLabel)]
@@ -131,7 +144,13 @@ enum FieldChecks {
         case .reply(let r):
             if case .success(let id, let payload) = r.reply, payload["protocolVersion"] != nil {
                 guard let reading = try? ConfigReply.read(payload), let context = reading.context else { return nil }
-                return Reply.ok(id, ConfigReply(context: context, capabilities: reading.capabilities).payload).json
+                var encoded = ConfigReply(context: context, capabilities: reading.capabilities).payload
+                // A corpus written before §6 lists only the capabilities it knows (Studio reads a
+                // missing one as false): it is compared with the capabilities it names.
+                if let listed = payload["capabilities"]?.objectValue, let all = encoded["capabilities"]?.objectValue {
+                    encoded["capabilities"] = .object(JSONObject(all.members.filter { listed[$0.key] != nil }.map { ($0.key, $0.value) }))
+                }
+                return Reply.ok(id, encoded).json
             }
             return r.reply.json
         }

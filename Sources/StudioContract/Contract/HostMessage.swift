@@ -27,6 +27,8 @@ public enum HostMessage: Sendable, Equatable {
     case qrScanResult(requestId: String, outcome: QRScanOutcome, value: String?)
     case actionMenuAction(menuId: String, actionId: String)
     case actionMenuDismissed(menuId: String)
+    case mapAction(mapId: String, actionId: String)
+    case mapDismissed(mapId: String)
 
     public static let maxQRValueLength = 4096
     public static let maxUploadedCount = 1000
@@ -35,7 +37,7 @@ public enum HostMessage: Sendable, Equatable {
         "navigation/request", "navigation/back", "navigation/open-path", "auth/sign-out-request",
         "presentation/show", "presentation/action", "presentation/dismissed", "presentation/ended",
         "alert/action", "system/media-intake-completed", "system/qr-scan-result",
-        "action-menu/action", "action-menu/dismissed",
+        "action-menu/action", "action-menu/dismissed", "system/map-action", "system/map-dismissed",
     ]
 
     public var type: String {
@@ -53,6 +55,8 @@ public enum HostMessage: Sendable, Equatable {
         case .qrScanResult: return "system/qr-scan-result"
         case .actionMenuAction: return "action-menu/action"
         case .actionMenuDismissed: return "action-menu/dismissed"
+        case .mapAction: return "system/map-action"
+        case .mapDismissed: return "system/map-dismissed"
         }
     }
 
@@ -89,6 +93,11 @@ public enum HostMessage: Sendable, Equatable {
             p.appendUnique("actionId", .string(actionId))
         case .actionMenuDismissed(let menuId):
             p.appendUnique("menuId", .string(menuId))
+        case .mapAction(let mapId, let actionId):
+            p.appendUnique("mapId", .string(mapId))
+            p.appendUnique("actionId", .string(actionId))
+        case .mapDismissed(let mapId):
+            p.appendUnique("mapId", .string(mapId))
         }
         return p
     }
@@ -170,6 +179,12 @@ public enum HostMessage: Sendable, Equatable {
             return .actionMenuAction(menuId: try p.identifier("menuId"), actionId: try p.identifier("actionId"))
         case "action-menu/dismissed":
             return .actionMenuDismissed(menuId: try p.identifier("menuId"))
+        case "system/map-action":
+            try p.requireOnly(["mapId", "actionId"])
+            return .mapAction(mapId: try p.identifier("mapId"), actionId: try p.identifier("actionId"))
+        case "system/map-dismissed":
+            try p.requireOnly(["mapId"])
+            return .mapDismissed(mapId: try p.identifier("mapId"))
         default:
             throw ContractViolation(nil, "unhandled type")  // unreachable: types were checked
         }

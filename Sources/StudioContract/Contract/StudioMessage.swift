@@ -25,12 +25,14 @@ public enum StudioMessageType: String, Sendable, CaseIterable {
     case actionMenuUnregisterTrigger = "action-menu/unregister-trigger"
     case actionMenuDisarm = "action-menu/disarm"
     case actionMenuPresent = "action-menu/present"
+    case mapPresent = "system/map-present"
+    case mapDismiss = "system/map-dismiss"
 
     /// The page context that may send it; nil for both.
     public var onlyContext: HostContext? {
         switch self {
         case .navigationCatalog, .navigationState, .navigationChrome, .authSignedOut, .presentationOpen,
-             .mediaIntakeStatus, .mediaIntake:
+             .mediaIntakeStatus, .mediaIntake, .mapPresent, .mapDismiss:
             return .main
         case .presentationReady, .presentationUpdate, .presentationClose, .presentationNavigate:
             return .presentation
@@ -81,6 +83,8 @@ public enum StudioMessage: Sendable, Equatable {
     case actionMenuDisarm(menuId: String)
     /// Legacy: decoded so its payload is checked, answered `unavailable`.
     case actionMenuPresent(ActionMenu)
+    case mapPresent(MapPresent)
+    case mapDismiss(mapId: String)
 
     static func decode(_ type: StudioMessageType, _ payload: FieldReader) throws(ContractViolation) -> StudioMessage {
         switch type {
@@ -107,6 +111,8 @@ public enum StudioMessage: Sendable, Equatable {
         case .actionMenuUnregisterTrigger: return .actionMenuUnregisterTrigger(menuId: try payload.identifier("menuId"))
         case .actionMenuDisarm: return .actionMenuDisarm(menuId: try payload.identifier("menuId"))
         case .actionMenuPresent: return .actionMenuPresent(try ActionMenu(payload))
+        case .mapPresent: return .mapPresent(try MapPresent(payload))
+        case .mapDismiss: return .mapDismiss(mapId: try MapDismiss.mapId(payload))
         }
     }
 }

@@ -30,6 +30,9 @@ public enum StudioControlCommand: Sendable, Equatable {
     /// Press a header action of the shown sheet; dismiss it (Close).
     case sheetAction(actionId: String)
     case sheetDismiss
+    /// Choose the action of a point of the map shown (as Enter on its row); press the map's Done.
+    case mapChoose(pointId: String)
+    case mapDone
     /// The saved-servers store changed (`server add`/`remove` say so over the app's instance
     /// socket): read it again and follow it.
     case serversChanged
@@ -54,7 +57,7 @@ public enum StudioControl: ControlVocabulary {
         ControlCommandHelp("menu-open", "MENU"), ControlCommandHelp("menu", "ACTION"), ControlCommandHelp("menu-close"),
         ControlCommandHelp("trigger", "MENU [ACTION]"),
         ControlCommandHelp("sheet-action", "ACTION"), ControlCommandHelp("sheet-dismiss"),
-        ControlCommandHelp("servers-changed"),
+        ControlCommandHelp("servers-changed"), ControlCommandHelp("map", "choose POINT | done"),
     ]
 
     public static func decode(_ command: AppCommand) throws(ControlError) -> StudioControlCommand {
@@ -78,6 +81,12 @@ public enum StudioControl: ControlVocabulary {
         case "sheet-action": return .sheetAction(actionId: try command.string("action"))
         case "sheet-dismiss": return .sheetDismiss
         case "servers-changed": return .serversChanged
+        case "map":
+            if object["done"]?.boolValue == true { return .mapDone }
+            guard let point = object["choose"]?.stringValue, !point.isEmpty else {
+                throw ControlError("map needs \"choose\": a point id, or \"done\": true")
+            }
+            return .mapChoose(pointId: point)
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
             if let image = object["image"]?.stringValue {
@@ -128,6 +137,17 @@ public enum StudioControl: ControlVocabulary {
             if words.rest == ["--cancel"] { return ["cancel": true] }
             if words.rest.count == 2, words.rest[0] == "--image" { return ["image": .string(words.rest[1])] }
             return ["value": .string(try words.one("the scanned text, --image FILE, or --cancel"))]
+        case "map":
+            switch words.rest.first {
+            case "done"?:
+                guard words.rest.count == 1 else { throw ControlError("map done takes nothing more") }
+                return ["done": true]
+            case "choose"?:
+                guard words.rest.count == 2 else { throw ControlError("map choose needs one point id") }
+                return ["choose": .string(words.rest[1])]
+            default:
+                throw ControlError("map needs choose POINT or done")
+            }
         case "refresh-credential":
             return words.rest.first.map { ["times": .number(Double($0) ?? 0)] } ?? [:]
         default:

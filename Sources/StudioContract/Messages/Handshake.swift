@@ -13,11 +13,13 @@ public enum HostCapability: String, Sendable, CaseIterable, Comparable {
     case systemHaptics, systemQrScanner, nativeMediaIntake, deepLinks, nativeActionMenus
     /// §6: Studio mirrors its "…" buttons as anchored triggers only when this is offered.
     case nativeActionMenuAnchors
+    /// §6: the native system map (main page only).
+    case systemMap
 
     /// Capabilities that exist only on the main page; a presentation page offers them as false.
     public var isMainOnly: Bool {
         switch self {
-        case .nativeNavigation, .authLifecycle, .nativeMediaIntake, .deepLinks: return true
+        case .nativeNavigation, .authLifecycle, .nativeMediaIntake, .deepLinks, .systemMap: return true
         default: return false
         }
     }
@@ -36,6 +38,7 @@ public enum HostCapability: String, Sendable, CaseIterable, Comparable {
         case .deepLinks: return 8
         case .nativeActionMenus: return 9
         case .nativeActionMenuAnchors: return 10
+        case .systemMap: return 11
         }
     }
 
@@ -93,6 +96,8 @@ public struct HostCapabilities: Sendable, Equatable {
 /// What Studio says it supports in `frontend/ready` (§2).
 public enum StudioCapability: String, Sendable, CaseIterable {
     case authLifecycle, nativePresentations, nativeAlerts, nativeMediaIntake, deepLinks, nativeActionMenus
+    /// §6: Studio shows its fleet map natively when the host offers `systemMap`.
+    case systemMap
 }
 
 /// Studio's capabilities for one document. Absent, unknown, or anything but exactly `true` is off.

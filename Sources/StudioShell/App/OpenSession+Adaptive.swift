@@ -8,6 +8,7 @@ extension OpenSession {
             case .relayout(let sizeClass):
                 page.apply(.sizeClassChanged(sizeClass))
                 presentations.relayout(sizeClass)
+                mapSurface?.apply(sizeClass: sizeClass)
             }
         }
     }

@@ -11,6 +11,11 @@ extension OpenSession: StudioPageHost {
             case .studioSignedOut: return auth.send(.studioSignedOut)
             case .startMediaIntake(let request): return startIntake(request)
             case .openPresentation(let request): return presentations.open(request)
+            case .showMap(let map):
+                // A new surface closes the sheet page's open menu too (main's is closed already).
+                presentations.preparedPage?.apply(.surfaceShown)
+                return showMap(map)
+            case .hideMap(let mapId): return hideMap(mapId)
             case .menusChanged, .showMenu, .hideMenu:
                 _ = view.menus.perform(effect, for: page)
                 if effect == .menusChanged { menusChanged(on: page) }

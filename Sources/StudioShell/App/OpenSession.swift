@@ -32,6 +32,8 @@ package final class OpenSession {
     var haptics: [String] = []
     /// The QR scan dialog while it is open.
     var qrScan: QRScanDialog?
+    /// The system map while it shows (see OpenSession+Map).
+    var mapSurface: MapSurface?
     /// Tabs or sidebar, and the sheets' style, from the window's width (see OpenSession+Adaptive).
     var adaptive: AdaptiveLayout
     /// Native sheets for this server's Studio.
@@ -55,7 +57,7 @@ package final class OpenSession {
     static func capabilities(kiosk: KioskOptions?) -> Set<HostCapability> {
         var offered: Set<HostCapability> = [.nativeNavigation, .authLifecycle, .nativeMediaIntake, .nativeAlerts, .systemShare,
                                             .systemHaptics, .systemQrScanner, .deepLinks, .nativeActionMenus, .nativePresentations,
-                                            .nativeActionMenuAnchors]
+                                            .nativeActionMenuAnchors, .systemMap]
         if let kiosk, !kiosk.chrome { offered.remove(.nativeNavigation) }
         return offered
     }
@@ -153,6 +155,7 @@ package final class OpenSession {
         alertDialog?.withdraw()
         sharePanel?.respond("cancel")
         qrScan?.finish(nil)
+        mapSurface?.close()
         view.menus.hide()
         presentations?.close()
         uploader?.cancel()

@@ -25,6 +25,7 @@ package enum ShellState {
         state["notices"] = .array(app.notices.map(JSONValue.string))
         state["system"] = session.systemJSON
         state["qrScan"] = .bool(session.qrScan != nil)
+        state["map"] = session.mapJSON
         state["presentation"] = session.presentations.stateJSON
         if let kiosk = app.kiosk {
             var report = kiosk.stateJSON.objectValue ?? JSONObject()

@@ -164,6 +164,12 @@ extension ShellApp {
                 if session.qrScan != nil { return fail("no QR code was found in \(path); the scan is still open") }
             }
             ok(.null)
+        case .mapChoose(let pointId):
+            if let problem = session.chooseOnMap(pointId) { return fail(problem) }
+            ok(.null)
+        case .mapDone:
+            if let problem = session.closeMap() { return fail(problem) }
+            ok(.null)
         case .pickFiles(let paths):
             session.pickFiles(paths)
             ok(.null)

@@ -42,6 +42,8 @@ package final class StudioPage {
     package private(set) var messagesReceived = 0
     /// Called as each message arrives, before it is decoded (benchmarks time the gaps).
     package var onMessageArrived: (() -> Void)?
+    /// When the latest message arrived (monotonic seconds), before it was decoded.
+    package private(set) var lastArrival = 0.0
     private var closed = false
 
     package var view: WebViewPointer { web.view }
@@ -121,6 +123,7 @@ package final class StudioPage {
         messagesReceived += 1
         onMessageArrived?()
         let started = monotonicSeconds()
+        lastArrival = started
         let reply = driver.receive(text)
         environment.record(BridgeLog.inbound(at: wallClockSeconds(), context: session.context, text: text, reply: reply,
                                                latencyMicroseconds: (monotonicSeconds() - started) * 1e6))

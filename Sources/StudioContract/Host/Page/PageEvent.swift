@@ -67,6 +67,10 @@ public enum PageEvent: Sendable, Equatable {
     /// The window's size class changed (see `AdaptiveLayout`): the chrome is drawn for it; the
     /// selection, the back bar and everything open are kept.
     case sizeClassChanged(SizeClass)
+    /// Main page: the person chose the action `actionId` of a point of the map `mapId`, or
+    /// closed the map (Done, Escape).
+    case mapChosen(mapId: String, actionId: String)
+    case mapClosed(mapId: String)
 }
 
 /// What the glue must do in answer to an event.
@@ -113,6 +117,10 @@ public enum PageEffect: Sendable, Equatable {
     case showAlert(AlertRequest)
     /// Take the alert `alertId` away without a report (cancelled, or its document is gone).
     case withdrawAlert(alertId: String)
+    /// Main page: show this map, or replace in place the points of the one shown with its id.
+    case showMap(MapPresent)
+    /// Main page: take the map `mapId` away (what Studio is told, if anything, is sent apart).
+    case hideMap(mapId: String)
 }
 
 /// The timers of a page session, one per purpose.
@@ -128,7 +136,7 @@ extension PageEffect {
     /// scan, a sheet. The page's open menu closes before it, as a click outside it would.
     var raisesSurface: Bool {
         switch self {
-        case .showAlert, .showShare, .startQRScan, .openPresentation: return true
+        case .showAlert, .showShare, .startQRScan, .openPresentation, .showMap: return true
         default: return false
         }
     }

@@ -49,3 +49,8 @@ extension PageSession {
     /// The timers running (only the deep link's today).
     public var timers: TimerSet<PageTimer> { deepLinks.timers }
 }
+
+extension PageSession {
+    /// Main: the system map shown now, as Studio last sent it (one at a time).
+    public var shownMap: MapPresent? { map.current }
+}

@@ -4,9 +4,10 @@ import HostCore
 /// `frontend/ready`, what is offered and what Studio supports) and the sign-out hand-shake, and
 /// routes every other event to the capability machine that owns it: `PageNavigation`,
 /// `PresentationRequests`, `PageAlerts`, `ActionMenus`, `SystemFeatures`, `NativeMediaIntake`,
-/// `DeepLinkQueue`. It tells each the page facts it needs (Studio ready, the page seen), and
-/// keeps the rules that span them: a main-frame navigation's start, a new document or a
-/// dismissed presentation withdraws what the page had open; a surface coming up closes the open menu first; a waiting deep link is
+/// `DeepLinkQueue`, `SystemMap`. It tells each the page facts it needs (Studio ready, the page
+/// seen), and keeps the rules that span them: a main-frame navigation's start, a new document or
+/// a dismissed presentation withdraws what the page had open; a surface coming up closes the
+/// open menu first; a waiting deep link is
 /// tried once a message made Studio ready; the chrome is reported when it changed.
 /// HostShell feeds it events and carries out the effects; nothing here touches a display.
 public struct PageSession: Machine, Sendable, Equatable {
@@ -35,6 +36,7 @@ public struct PageSession: Machine, Sendable, Equatable {
     public private(set) var system: SystemFeatures
     public private(set) var mediaIntake: NativeMediaIntake
     public private(set) var deepLinks: DeepLinkQueue
+    public private(set) var map: SystemMap
 
     public init(context: HostContext, profile: DeviceProfile, available: Set<HostCapability>, serverOrigin: Origin? = nil) {
         let offered = HostCapabilities.offered(to: context, available: available)
@@ -50,6 +52,7 @@ public struct PageSession: Machine, Sendable, Equatable {
         system = SystemFeatures(offered: offered, serverOrigin: serverOrigin)
         mediaIntake = NativeMediaIntake(context: context, offered: offered.contains(.nativeMediaIntake))
         deepLinks = DeepLinkQueue(context: context, offered: offered.contains(.deepLinks))
+        map = SystemMap(offered: offered.contains(.systemMap))
     }
 
     /// The native chrome as it should be drawn now. Without negotiation or a catalog there is
@@ -150,6 +153,9 @@ public struct PageSession: Machine, Sendable, Equatable {
         case .deepLink(let path): return deepLinks.reduce(.arrived(path: path, studioTakesLinks: studioTakesLinks))
         case .timerFired(let timer): return deepLinks.reduce(.timerFired(timer, studioTakesLinks: studioTakesLinks))
         case .dropDeepLink: return deepLinks.reduce(.drop)
+
+        case .mapChosen(let mapId, let actionId): return map.reduce(.chosen(mapId: mapId, actionId: actionId, studioReady: frontendReady))
+        case .mapClosed(let mapId): return map.reduce(.closed(mapId: mapId, studioReady: frontendReady))
         }
     }
 
@@ -194,6 +200,11 @@ public struct PageSession: Machine, Sendable, Equatable {
 
         case .mediaIntakeStatus: return mediaIntake.reduce(.status(id: id))
         case .mediaIntake(let request): return mediaIntake.reduce(.start(request, id: id))
+
+        case .mapPresent(let request):
+            let asked = studioCapabilities.contains(.systemMap)
+            return closingOpenMenu(map.reduce(.present(request, id: id, studioAsked: asked)))
+        case .mapDismiss(let mapId): return map.reduce(.dismiss(mapId: mapId, id: id, studioReady: frontendReady))
         }
     }
 
@@ -210,11 +221,10 @@ public struct PageSession: Machine, Sendable, Equatable {
     /// `register-trigger` are `unavailable` until then (§6).
     private var studioAsksMenus: Bool { frontendReady && studioCapabilities.contains(.nativeActionMenus) }
 
-    /// Takes away what the page had open natively — its menus (armed, shown, triggers), QR scan
-    /// and alert — when a main-frame navigation starts or the document (or the presentation) it
-    /// belonged to is gone. (The system map of issue 27 item 3 is withdrawn here as well, by its
-    /// own capability machine, when it joins the page session.)
+    /// Takes away what the page had open natively — its menus (armed, shown, triggers), QR scan,
+    /// alert and system map — when a main-frame navigation starts or the document (or the
+    /// presentation) it belonged to is gone.
     private mutating func withdrawSurfaces() -> [PageEffect] {
-        menus.reduce(.withdrawAll) + system.reduce(.withdrawScan) + alerts.reduce(.withdraw)
+        menus.reduce(.withdrawAll) + system.reduce(.withdrawScan) + alerts.reduce(.withdraw) + map.reduce(.withdraw)
     }
 }
