@@ -93,7 +93,7 @@ struct AnchoredMenuTests {
         #expect(try app.ctl("alert", "no").status == 0)
     }
 
-    @Test("a main-frame navigation's start withdraws the alert and the menus (armed, shown, triggers), before any commit")
+    @Test("a main-frame navigation's start withdraws the alert, the menus (armed, shown, triggers) and the map, before any commit")
     func navigationStartWithdraws() throws {
         let live = try LiveApp(["--allow-eval"])
         defer { live.finish() }
@@ -108,9 +108,13 @@ struct AnchoredMenuTests {
         let alert = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "alert/present", payload: {alertId: "a1", title: "Leave?", actions: [{id: "ok", label: "OK"}]}}); true"#
         #expect(try app.ctl("eval", alert).status == 0)
         _ = try app.stateWhen("alert")
+        // The system map too (§6 Withdrawal): the reference Studio's fleet map.
+        let map = #"window.webkit.messageHandlers.tilecastNative.postMessage({version: 1, type: "system/map-present", payload: {mapId: "fleet", title: "Fleet", points: [{id: "a", latitude: 52.5, longitude: 13.4, title: "Lobby"}]}}); true"#
+        #expect(try app.ctl("eval", map).status == 0)
+        _ = try app.state("map.mapId=\"fleet\"")
         // A document that never comes: the navigation starts and never commits.
         #expect(try app.ctl("eval", #"location.href = "/__test/stall"; true"#).status == 0)
-        _ = try app.state("alert=null", "menus.triggers=[]", "menus.armed=null", "menus.open=null")
+        _ = try app.state("alert=null", "menus.triggers=[]", "menus.armed=null", "menus.open=null", "map=null")
         let state = try #require(try app.ctl("state").result as? [String: Any])
         #expect(state["negotiated"] as? Bool == true, "withdrawn at the start: the old document has not been replaced")
     }
