@@ -71,4 +71,26 @@ struct SnapshotOverlayTests {
         let centre = (c.height / 2 * c.width + c.width / 2)
         #expect(c.bytes[centre * 4..<centre * 4 + 4] != a.bytes[centre * 4..<centre * 4 + 4], "the About window is not in the picture")
     }
+
+    @Test("a snapshot taken right after wait screen=page shows the page as it settles, not the loading mark or a cross-fade")
+    func snapshotAfterWait() throws {
+        let live = try LiveApp(["--allow-eval"])
+        defer { live.finish() }
+        let (app, home) = (live.app, live.home)
+        _ = try app.state("screen=page")
+        let first = home.root.appendingPathComponent("first.png").path
+        let shot = try app.ctl("snapshot", first)
+        #expect(shot.status == 0, "\(shot.error)")
+        // The same window once the page has settled: nothing moves in the reference Studio's
+        // overview once it is shown, so the two pictures are the same but for a few pixels.
+        _ = try app.state("negotiated=true", "frontendReady=true", "navigation.selected=overview")
+        #expect(try app.evalWhen("document.readyState === 'complete'") as? Bool == true)
+        let settled = home.root.appendingPathComponent("settled.png").path
+        #expect(try app.ctl("snapshot", settled).status == 0)
+        let (a, b) = (try Pixels(first), try Pixels(settled))
+        try #require(a.width == b.width && a.height == b.height)
+        var changed = 0
+        for y in 0..<a.height { for x in 0..<a.width where a.differs(from: b, x: x, y: y) { changed += 1 } }
+        #expect(changed * 100 < a.width * a.height, "\(changed) of \(a.width * a.height) pixels differ from the settled window")
+    }
 }
