@@ -23,7 +23,7 @@ enum HostShellCommand {
         do {
             if command == "--version" || command == "version" {
                 guard rest.isEmpty else { throw UsageError("--version takes no arguments") }
-                printOut("hostshell \(HostShellVersion.current)")
+                printOut("hostshell \(HostShellVersion.current)\nLicensed under the Apache License, Version 2.0 (see LICENSE).")
                 return ExitCode.success
             }
             if let spec = CommandCatalog.spec(command) {

@@ -42,7 +42,9 @@ struct CommandLineConventionsTests {
     @Test("--version prints the version; help lists every subcommand the dispatcher runs")
     func versionAndTopLevelHelp() throws {
         let version = try HostShellBinary.run(["--version"])
-        #expect(version.status == 0 && version.stdout.range(of: #"^hostshell \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(version.stdout)")
+        #expect(version.status == 0 && version.stdout.range(of: #"^hostshell \d+\.\d+\.\d+\nLicensed under the Apache License, Version 2\.0 \(see LICENSE\)\.\n$"#, options: .regularExpression) != nil, "\(version.stdout)")
+        let licence = try String(contentsOf: HostShellBinary.root.appendingPathComponent("LICENSE"), encoding: .utf8)
+        #expect(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"))
         let commands = try Self.dispatchedCommands()
         #expect(commands.count >= 12, "the dispatcher's commands were not found: \(commands)")
         let help = try HostShellBinary.run(["help"])

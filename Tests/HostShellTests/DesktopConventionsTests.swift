@@ -1,4 +1,5 @@
 import Foundation
+import StudioContract
 import Testing
 
 /// GNOME conventions (issue 16 item 3), in the real app under Xvfb: the primary menu's Keyboard
@@ -20,7 +21,7 @@ struct DesktopConventionsTests {
         #expect(try app.ctl("action", "shortcuts").status == 0)
         _ = try app.state("desktop.shortcuts=true")
         #expect(try app.ctl("action", "about").status == 0)
-        _ = try app.state("desktop.about=true")
+        _ = try app.state("desktop.about=true", "desktop.appIcon=true")
         let unknown = try app.ctl("action", "explode")
         #expect(unknown.status == 1 && unknown.error.contains("no action \"explode\"") && unknown.error.contains("about"), "\(unknown.error)")
         // Ctrl+R: the page loads again (its document is new).
@@ -79,5 +80,22 @@ struct DesktopConventionsTests {
         live.server.stop()
         #expect(try app.ctl("action", "reload").status == 0)
         _ = try app.state("screen=error", "navigation.selected=null", "backBar=null")
+    }
+}
+
+/// Icons show (issue 32 item 5): every icon a Studio token names is in the theme the UI uses,
+/// and HostShell's own icon is found when it runs from a build tree.
+@Suite("Icons the UI uses")
+struct IconThemeTests {
+    @Test("every token's icon is in the Adwaita theme that scripts/install-deps installs; Live Preview and Remove are not the fallback")
+    func tokensHaveIcons() throws {
+        let theme = URL(fileURLWithPath: "/usr/share/icons/Adwaita/scalable")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: theme.path)
+        for name in IconTokens.allNames {
+            let found = folders.contains { FileManager.default.fileExists(atPath: theme.appendingPathComponent("\($0)/\(name).svg").path) }
+            #expect(found, "\(name) is not in the Adwaita icon theme")
+        }
+        #expect(IconTokens.symbolicName(for: "preview") != IconTokens.generic)
+        #expect(IconTokens.symbolicName(for: "delete") != IconTokens.generic)
     }
 }

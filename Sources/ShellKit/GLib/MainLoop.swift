@@ -15,6 +15,7 @@ package enum MainLoop {
         let rendering = RenderingSetup.apply()  // before GTK and WebKit read their variables
         guard gtk_init_check() != 0 else { throw UsageError(noDisplay) }
         if adwaita { adw_init() }  // Adwaita's stylesheet and light/dark handling
+        MainActor.assumeIsolated { AppIcon.findable() }  // About's and the windows' icon, from a build tree too
         installDispatchBridge()
         return rendering
     }

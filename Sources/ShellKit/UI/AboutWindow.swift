@@ -9,12 +9,12 @@ package enum AboutWindow {
         let window = adw_about_window_new()!
         let about = OpaquePointer(window)
         adw_about_window_set_application_name(about, "HostShell")
-        adw_about_window_set_application_icon(about, "hostshell")
+        adw_about_window_set_application_icon(about, AppIcon.name)
         adw_about_window_set_version(about, HostShellVersion.current)
         adw_about_window_set_developer_name(about, "The HostShell developers")
         adw_about_window_set_comments(about, "Runs a self-hosted server's Studio on Linux as its phone app runs it: a WebKitGTK view per server with the native bridge.")
-        // The project has not chosen a licence yet; About says so rather than claim one.
-        adw_about_window_set_license(about, "No licence has been chosen for HostShell yet. Until one is, ask its developers before you redistribute it.")
+        // Apache-2.0, as LICENSE at the root says; About links the licence's text.
+        adw_about_window_set_license_type(about, GTK_LICENSE_APACHE_2_0)
         if let readme = documentation {
             adw_about_window_set_website(about, readme)
             adw_about_window_add_link(about, "_Documentation", readme)

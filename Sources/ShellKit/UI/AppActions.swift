@@ -59,6 +59,7 @@ package final class AppActions {
         gtk_menu_button_set_icon_name(cast(button), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(cast(button), model(menu))
         gtk_widget_set_tooltip_text(button, "Main Menu")
+        if let popover = gtk_menu_button_get_popover(cast(button)) { PopoverFitting.keepInside(cgtk_widget(UnsafeMutableRawPointer(popover))!) }
         g_object_unref(UnsafeMutableRawPointer(menu))
         return button
     }

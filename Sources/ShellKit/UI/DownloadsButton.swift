@@ -20,6 +20,7 @@ package final class DownloadsButton {
         let popover = gtk_popover_new()!
         gtk_popover_set_child(cast(popover), rows)
         gtk_menu_button_set_popover(cast(widget), popover)
+        PopoverFitting.keepInside(popover)
         gtk_widget_set_visible(widget, 0)
     }
 

@@ -67,7 +67,29 @@ public enum IconTokens {
         "refresh": "view-refresh-symbolic", "trash": "user-trash-symbolic", "open": "document-open-symbolic",
         "share": "emblem-shared-symbolic", "edit": "document-edit-symbolic", "add": "list-add-symbolic",
         "more": "view-more-symbolic", "help": "help-browser-symbolic", "alerts": "dialog-warning-symbolic",
+        // Menu and sheet actions Studio names (a row's Live Preview, Remove, …).
+        "preview": "view-reveal-symbolic", "view": "view-reveal-symbolic", "delete": "user-trash-symbolic",
+        "remove": "user-trash-symbolic", "copy": "edit-copy-symbolic", "duplicate": "edit-copy-symbolic",
+        "link": "insert-link-symbolic", "send": "mail-send-symbolic", "download": "folder-download-symbolic",
+        "save": "document-save-symbolic", "close": "window-close-symbolic", "back": "go-previous-symbolic",
+        "forward": "go-next-symbolic", "play": "media-playback-start-symbolic", "restart": "view-refresh-symbolic",
+        "approvals": "object-select-symbolic", "approve": "object-select-symbolic", "check": "object-select-symbolic",
+        "done": "object-select-symbolic", "info": "dialog-information-symbolic", "warning": "dialog-warning-symbolic",
+        "error": "dialog-error-symbolic", "lock": "system-lock-screen-symbolic", "security": "security-high-symbolic",
+        "notifications": "preferences-system-notifications-symbolic", "schedule": "x-office-calendar-symbolic",
+        "calendar": "x-office-calendar-symbolic", "clock": "preferences-system-time-symbolic",
+        "star": "starred-symbolic", "favorite": "starred-symbolic", "folder": "folder-symbolic",
+        "file": "text-x-generic-symbolic", "image": "image-x-generic-symbolic", "video": "video-x-generic-symbolic",
+        "audio": "audio-x-generic-symbolic", "camera": "camera-photo-symbolic", "map": "find-location-symbolic",
+        "location": "mark-location-symbolic", "devices": "computer-symbolic", "display": "video-display-symbolic",
+        "server": "network-server-symbolic", "network": "network-workgroup-symbolic", "filter": "edit-find-symbolic",
+        "sort": "view-sort-ascending-symbolic", "properties": "document-properties-symbolic",
+        "sign-out": "system-log-out-symbolic", "logout": "system-log-out-symbolic", "power": "system-shutdown-symbolic",
     ]
+
+    /// Every theme icon a token can name, the fallback among them (each must be in the icon
+    /// theme the UI uses: Adwaita, which `scripts/install-deps` installs).
+    public static var allNames: Set<String> { Set(symbolic.values).union([generic]) }
 
     public static func symbolicName(for token: String) -> String { symbolic[token] ?? generic }
 }

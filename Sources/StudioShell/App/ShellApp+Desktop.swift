@@ -91,6 +91,7 @@ extension ShellApp {
          "actions": .array(AppAction.available(kiosk: kiosk != nil).map { .string($0.rawValue) }),
          "keys": .object(JSONObject(window.actions.boundKeys.map { ($0.key, JSONValue.string($0.action)) })),
          "appearance": Appearance.json,
+         "appIcon": .bool(AppIcon.found),
          "overlays": .array(WindowSnapshot.overlays(of: window.window).map { overlay in
              ["kind": .string(overlay.kind), "x": .number(Double(overlay.x)), "y": .number(Double(overlay.y)),
               "width": .number(Double(overlay.width)), "height": .number(Double(overlay.height))]

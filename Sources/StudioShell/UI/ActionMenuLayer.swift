@@ -139,6 +139,7 @@ package final class ActionMenuLayer {
         gtk_widget_set_parent(popover, widget)
         var pointing = anchor
         gtk_popover_set_pointing_to(cast(popover), &pointing)
+        PopoverFitting.keepInside(popover)
         let menuId = menu.menuId
         onSignal(raw(popover), "closed") { [weak self] in
             // Closed by the person (Escape, a click outside): reported on the next turn, once a

@@ -110,6 +110,7 @@ package final class SheetContent {
     private func menuPopover(_ items: [HeaderMenuItem]) -> WidgetPointer {
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         let popover = gtk_popover_new()!
+        PopoverFitting.keepInside(popover)
         for item in items {
             let button = gtk_button_new()!
             let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!

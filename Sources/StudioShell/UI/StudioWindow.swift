@@ -54,6 +54,7 @@ package final class StudioWindow {
         let popover = gtk_popover_new()!
         gtk_popover_set_child(cast(popover), serverList)
         gtk_menu_button_set_popover(cast(switcher), popover)
+        PopoverFitting.keepInside(popover)
         gtk_widget_set_visible(switcher, 0)
         host.packStart(switcher)
         // The primary menu goes rightmost: its place is packed first at the end.
@@ -75,6 +76,7 @@ package final class StudioWindow {
         let accountPopover = gtk_popover_new()!
         gtk_popover_set_child(cast(accountPopover), account)
         gtk_menu_button_set_popover(cast(accountButton), accountPopover)
+        PopoverFitting.keepInside(accountPopover)
         host.packEnd(accountButton)
         onSignal(raw(signInButton), "clicked") { [weak self] in
             guard let self else { return }

@@ -55,6 +55,7 @@ package final class TabBar {
 
     private func morePopover(_ more: [Destination]) -> WidgetPointer {
         let popover = gtk_popover_new()!
+        PopoverFitting.keepInside(popover)
         let list = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         for destination in more {
             let button = gtk_button_new()!
