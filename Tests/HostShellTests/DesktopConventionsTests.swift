@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 import StudioContract
 import Testing
 
@@ -17,7 +18,11 @@ struct DesktopConventionsTests {
         let state = try app.state("screen=page", "desktop.shortcuts=false", "desktop.about=false")
         let keys = try #require((state["desktop"] as? [String: Any])?["keys"] as? [String: String])
         #expect(keys["<Control>q"] == "app.quit" && keys["<Control>w"] == "app.close-window" && keys["<Control>r"] == "app.reload"
-                && keys["F5"] == "app.reload" && keys["<Control>n"] == "app.new-window" && keys["<Control>question"] == "app.shortcuts", "\(keys)")
+                && keys["F5"] == "app.reload" && keys["<Control>n"] == "app.new-window" && keys["<Control>question"] == "app.shortcuts"
+                && keys["<Alt>Left"] == "app.back" && keys["F10"] == "app.switch-server", "\(keys)")
+        // Every key the Keyboard Shortcuts window shows is one the window answers to.
+        let shown = Set(AppAction.shortcutSections.flatMap { $0.actions.flatMap(\.accelerators) })
+        #expect(shown.isSubset(of: Set(keys.keys)), "listed but not bound: \(shown.subtracting(keys.keys))")
         #expect(try app.ctl("action", "shortcuts").status == 0)
         _ = try app.state("desktop.shortcuts=true")
         #expect(try app.ctl("action", "about").status == 0)

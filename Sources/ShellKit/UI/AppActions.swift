@@ -14,6 +14,8 @@ package final class AppActions {
     private let perform: (AppAction) -> Void
     /// The window's shortcut controller for the app's keys.
     private let keys: OpaquePointer
+    /// The actions this window offers (none in a kiosk).
+    private let available: [AppAction]
 
     package init(window: WidgetPointer, kiosk: Bool, perform: @escaping (AppAction) -> Void) {
         self.window = window
@@ -23,6 +25,7 @@ package final class AppActions {
         let controller = gtk_shortcut_controller_new()!
         keys = controller
         let actions = AppAction.available(kiosk: kiosk)
+        available = actions
         for action in actions {
             let simple = g_simple_action_new(action.rawValue, nil)!
             onActivate(simple) { [weak self] _ in self?.perform(action) }
@@ -81,6 +84,12 @@ package final class AppActions {
             guard let trigger = gtk_shortcut_get_trigger(shortcut), let action = gtk_shortcut_get_action(shortcut),
                   let name = gtk_named_action_get_action_name(action) else { continue }
             bound.append((takeGString(gtk_shortcut_trigger_to_string(trigger)) ?? "", String(cString: name)))
+        }
+        // The two with keys of their own, as the Keyboard Shortcuts window lists them: Alt+Left
+        // (the view's controller, only while the back bar shows, so the page keeps it otherwise)
+        // and F10 (GTK's key for the header's primary menu button, the switcher).
+        for action in [AppAction.back, .switchServer] where available.contains(action) {
+            for accelerator in action.accelerators { bound.append((accelerator, "app." + action.rawValue)) }
         }
         return bound
     }
