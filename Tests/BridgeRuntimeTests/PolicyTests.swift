@@ -27,6 +27,15 @@ struct PolicyTests {
         #expect(StudioPath.checkStudioPath("/caf%C3%A9/é") == nil)
     }
 
+    @Test("a bare local address has a plain-http twin for server add's hint; a public, schemed or bad one has none")
+    func plainTwin() {
+        #expect(ServerAddress.plainTwin(of: " 127.0.0.1:8080 ")?.description == "http://127.0.0.1:8080")
+        #expect(ServerAddress.plainTwin(of: "studio.local")?.description == "http://studio.local")
+        #expect(ServerAddress.plainTwin(of: "example.org") == nil)
+        #expect(ServerAddress.plainTwin(of: "https://127.0.0.1:8080") == nil)
+        #expect(ServerAddress.plainTwin(of: "127.0.0.1:8080/studio") == nil)
+    }
+
     @Test("deep-link paths refuse the authentication pages and what is below them, not look-alikes")
     func deepLinkPaths() {
         for path in ["/login", "/login/", "/login?next=/", "/login#x", "/setup/step", "/oauth/approve", "/oauth?x=1"] {

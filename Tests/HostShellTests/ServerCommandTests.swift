@@ -82,6 +82,16 @@ struct ServerCommandTests {
         #expect(run.status == 1)
         #expect(run.stderr.contains("could not be reached"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.store.path))
+
+        // A bare local address is https (§4); a server that speaks plain http there is found
+        // over http beside the https check, and the person is told how to add it — at once, not
+        // after the https check's 10 s (this server never answers a TLS hello).
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        let bare = "127.0.0.1:\(server.port)"
+        let hinted = try HostShellBinary.run(["server", "add", bare], environment: home.environment)
+        #expect(hinted.status == 1 && hinted.stderr.contains("hostshell server add http://\(bare) --allow-http"), "\(hinted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.store.path))
     }
 
     @Test("a damaged store is reported and kept aside, never silently replaced")

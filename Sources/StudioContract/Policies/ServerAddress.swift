@@ -28,6 +28,15 @@ public struct ServerAddress: Sendable, Equatable, CustomStringConvertible {
     public var isPlainHTTP: Bool { origin.scheme == "http" }
     public var description: String { normalized }
 
+    /// For an address typed without a scheme (so https, §4), the same host and port over plain
+    /// http when the policy allows it there (a local address): what `server add` also asks, to
+    /// tell a person at once that the server speaks http and how to add it. Nil otherwise.
+    public static func plainTwin(of input: String) -> ServerAddress? {
+        let trimmed = input.trimmingWhitespace()
+        guard trimmed.firstScalarRange(of: "://") == nil, case .success(let twin) = parse("http://" + trimmed) else { return nil }
+        return twin
+    }
+
     /// Trim (as JavaScript trims); a bare host gets `https://`; http or https only; no user
     /// info, query or fragment; path empty or `/`; host ASCII-lowercased; port kept. Plain http
     /// only for local addresses. Every delimiter is found on scalars (CONTRACT.md §5).

@@ -66,7 +66,7 @@ package enum ServerCommand {
         }
         printOut("Checking \(address) …")
         let identity: ServerIdentity
-        switch MainActor.assumeIsolated({ IdentityClient.fetchAndWait(address) }) {
+        switch MainActor.assumeIsolated({ IdentityClient.fetchAndWait(address, plainTwin: ServerAddress.plainTwin(of: input)) }) {
         case .success(let fetched): identity = fetched
         case .failure(let error):
             printError("hostshell: not saved: \(error.message)")

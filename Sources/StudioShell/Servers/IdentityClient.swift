@@ -32,12 +32,31 @@ package enum IdentityClient {
         })
     }
 
-    /// The same request, waited for on the thread's default main context (for the CLI).
-    static func fetchAndWait(_ address: ServerAddress) -> Result<ServerIdentity, IdentityFailure> {
+    /// The same request, waited for on the thread's default main context (for the CLI). With
+    /// `plainTwin` (a bare local address, so https), the same server is asked over http beside
+    /// it: a Tilecast answer there means the port speaks plain http, and the person is told at
+    /// once how to add it, rather than after the https check's 10 s (a plain-http server may
+    /// never answer a TLS hello).
+    static func fetchAndWait(_ address: ServerAddress, plainTwin: ServerAddress? = nil) -> Result<ServerIdentity, IdentityFailure> {
         var outcome: Result<ServerIdentity, IdentityFailure>?
+        var plain: Result<ServerIdentity, IdentityFailure>?
         fetch(address) { outcome = $0 }
-        while outcome == nil { g_main_context_iteration(nil, 1) }
+        if let plainTwin { fetch(plainTwin) { plain = $0 } }
+        while outcome == nil {
+            if let plainTwin, case .success = plain {
+                return .failure(IdentityFailure(kind: .refused, message: Self.speaksHTTP(address, plainTwin)))
+            }
+            g_main_context_iteration(nil, 1)
+        }
+        if let plainTwin, case .failure = outcome! {
+            while plain == nil { g_main_context_iteration(nil, 1) }
+            if case .success = plain! { return .failure(IdentityFailure(kind: .refused, message: Self.speaksHTTP(address, plainTwin))) }
+        }
         return outcome!
+    }
+
+    private static func speaksHTTP(_ address: ServerAddress, _ twin: ServerAddress) -> String {
+        "\(address) does not answer over https (an address without http:// or https:// means https, as on the phone), but \(twin) is a Tilecast server. To add it over plain http: hostshell server add \(twin) --allow-http"
     }
 }
 
