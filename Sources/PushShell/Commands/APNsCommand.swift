@@ -10,7 +10,7 @@ package enum APNsCommand {
         usage: hostshell apns serve --team ID --key KEYID=PUBLIC.pem… [--sandbox-port N] [--production-port N]
                                     [--tls DIR] [--topic BUNDLE-ID]… [--device TOKEN=BUNDLE-ID[@ENV]]…
                                     [--record FILE] [--fault WHO=WHAT]… [--seed N] [--token-update-interval S] [--verbose]
-               hostshell apns token --team ID --key-id KEYID --key-file AuthKey.p8   (see apns token --help)
+               hostshell apns token --team ID --key-id KEYID --key-file AuthKey.p8 [--new]   (see apns token --help)
         Apple's provider API (POST /3/device/TOKEN) on 127.0.0.1, one port per environment. Each port
         speaks HTTP/1.1 (a plain http:// base URL), HTTP/2 with prior knowledge (h2c) and, with --tls,
         HTTP/2 over TLS (ALPN h2). Provider tokens are checked as Apple does: ES256 by the key named in
