@@ -1,5 +1,5 @@
 import HostCore
-import Push
+@testable import Push
 import Testing
 
 @Suite("The Hermes gateway as the plugin reaches it: URLs, its wait on APNs, a kept provider token")
@@ -65,5 +65,48 @@ struct HermesGatewayURLTests {
         }
         #expect(ProviderTokenCache.fileName(teamID: "TEAM1", keyID: "KEY1") == "TEAM1.KEY1.json")
         #expect(ProviderTokenCache.fileName(teamID: "../x", keyID: "a/b") == "___x.a_b.json")
+    }
+}
+
+@Suite("APNsConsole: what the stand-in says of where pushes go")
+struct APNsConsoleTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    @Test("where apps are looked for, and what decides it")
+    func start() {
+        #expect(APNsConsole.startLine(phoneDirectory: "/run/user/1000/hostshell/phones", runtimeDirectorySet: true)
+                .contains("/run/user/1000/hostshell/phones ($XDG_RUNTIME_DIR)"))
+        #expect(APNsConsole.startLine(phoneDirectory: "/home/ci/.cache/hostshell/phones", runtimeDirectorySet: false)
+                .contains("XDG_RUNTIME_DIR is not set"))
+    }
+
+    @Test("a push no app holds is told once per token, for a bounded number of tokens, then once that the rest are not")
+    func unheld() throws {
+        var console = APNsConsole()
+        let said = console.unheld(token: Self.token, phoneDirectory: "/d")
+        let first = try #require(said)
+        #expect(first.contains("…" + Self.token.suffix(8)) && first.contains("/d") && !first.contains(Self.token))
+        let again = console.unheld(token: Self.token, phoneDirectory: "/d")
+        let capitals = console.unheld(token: Self.token.uppercased(), phoneDirectory: "/d")
+        #expect(again == nil && capitals == nil, "once per token, in any case")
+        var told = 1
+        for index in 0..<(APNsConsole.maxToldTokens * 2) {
+            let hex = String(index, radix: 16)
+            let other = hex + String(repeating: "0", count: 64 - hex.count)
+            if console.unheld(token: other, phoneDirectory: "/d") != nil { told += 1 }
+        }
+        #expect(told == APNsConsole.maxToldTokens + 1, "\(told): the first \(APNsConsole.maxToldTokens) tokens, then one closing line")
+    }
+
+    @Test("--verbose: one line per request with what became of the push; a device's words cannot move the cursor")
+    func verbose() {
+        let request = APNsRequest(method: "POST", path: "/3/device/" + Self.token, headers: [("apns-topic", "com.example.app")], body: [])
+        let decision = APNsDecision(status: 200, reason: nil, apnsID: "id")
+        let line = APNsConsole.requestLine(request, decision, environment: .sandbox, transport: "HTTP/1.1",
+                                           outcome: APNsConsole.outcome(nil))
+        #expect(line == "APNs stand-in: sandbox HTTP/1.1 POST /3/device/…" + Self.token.suffix(8) + " topic com.example.app → 200, no app here holds the token")
+        #expect(APNsConsole.outcome(.kept) == "kept for the app's next start" && APNsConsole.outcome(.delivered) == "delivered (delivered)")
+        #expect(!APNsConsole.requestLine(request, decision, environment: .sandbox, transport: "h2", outcome: APNsConsole.outcome(.refused("\u{1b}[2J")))
+            .contains("\u{1b}"))
     }
 }

@@ -139,4 +139,15 @@ final class HermesGatewayPluginTests {
         let refused = try Self.push(Self.device, base: String(url.dropLast("/push".count)), url: url)
         #expect(refused.status == 502 && refused.json?["reason"] as? String == "TooManyProviderTokenUpdates", "\(refused.body)")
     }
+
+    @Test("apns token: bad arguments are one clear line; --help lists every flag", arguments: [
+        [], ["--team", "T"], ["--team", "T", "--key-id", "K", "--key-file", "/nonexistent"], ["--team", "T", "--key-id", "K", "--key-file", "/dev/null"],
+        ["--frobnicate"], ["--team"],
+    ])
+    func tokenArguments(_ arguments: [String]) throws {
+        let run = try HostShellBinary.run(["apns", "token"] + arguments, environment: ["XDG_CACHE_HOME": cache])
+        #expect(run.status == 2 && run.stderr.hasPrefix("hostshell: ") && !run.stderr.contains("Fatal error"), "\(arguments): \(run.stderr)")
+        let help = try HostShellBinary.run(["apns", "token", "--help"])
+        #expect(help.status == 0 && ["--team", "--key-id", "--key-file", "--new"].allSatisfy { help.stdout.contains($0) })
+    }
 }
