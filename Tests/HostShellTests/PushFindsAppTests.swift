@@ -51,6 +51,13 @@ final class PushFindsAppTests {
                 "--verbose: a line per request: \(process.stderr)")
         #expect(process.stderr.components(separatedBy: "no app here holds that token").count == 2, "told once per token: \(process.stderr)")
         #expect(process.stderr.contains("…" + Self.unheld.suffix(8)) && !process.stderr.contains(jwt))
+
+        // hostshell push to a token no app holds says where it looked, and what to share.
+        let file = keys.path("hi.apns")
+        try Data(#"{"Simulator Target Bundle":"com.example.app","aps":{"alert":"hi"}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let pushed = try HostShellBinary.run(["push", Self.unheld, file], environment: home.environment)
+        #expect(pushed.status != 0 && pushed.stderr.contains("running apps were looked for in ") && pushed.stderr.contains("XDG_RUNTIME_DIR"),
+                "\(pushed.stderr)")
     }
 
     static func call(_ url: String, method: String = "POST", _ body: String?) throws -> CurlAnswer {
