@@ -35,6 +35,33 @@ public enum HermesGateway {
 
     public static let types: Set<String> = ["approval", "clarify", "complete", "error"]
 
+    /// How long the gateway waits for Apple's answer: under the plugin's own timeout
+    /// (`HermesPluginSender.timeoutSeconds`, 5 s) with room for the gateway's own work, so a slow
+    /// APNs gives the plugin a 502 to retry rather than a timeout of its own.
+    public static let apnsWaitSeconds = 3.5
+
+    /// The two things the gateway does.
+    public enum Route: Sendable, Equatable { case register, push }
+
+    /// The route for a request path, as the plugin sends them for the URL the gateway prints
+    /// (`…/push`, whose register URL is `…/register`) and for its bare base URL (the plugin then
+    /// posts the push to `/` and registers at `/register`); nil for anything else (404).
+    public static func route(path: String) -> Route? {
+        switch path {
+        case "/register": .register
+        case "/push", "/", "": .push
+        default: nil
+        }
+    }
+
+    /// The URL to configure the plugin with for a gateway at `base` (`http://127.0.0.1:PORT`).
+    public static func pushURL(base: String) -> String { base + "/push" }
+
+    /// The line that configures the hermes-push plugin (it reads one environment variable).
+    public static func pluginSetting(base: String) -> String {
+        HermesPluginSender.gatewayURLVariable + "=" + pushURL(base: base)
+    }
+
     static func error(_ status: Int, _ text: String) -> Outcome { .answer(status: status, body: ["error": .string(text)]) }
 
     static func object(_ body: [UInt8]) -> JSONObject? { (try? JSONParser.parse(bytes: body))?.objectValue }
@@ -90,7 +117,7 @@ public enum HermesGateway {
     /// no answer — which the plugin retries. Never 403: that would make it register again.
     public static func answer(forAPNs status: Int?, body: [UInt8], apnsID: String?) -> (status: Int, body: JSONValue) {
         let reason = object(body)?["reason"]?.stringValue
-        guard let status else { return (502, ["error": "APNs did not answer", "apns_status": .null]) }
+        guard let status else { return (502, ["error": .string("APNs did not answer within \(apnsWaitSeconds) s"), "apns_status": .null]) }
         var object: JSONObject = ["apns_status": .number(Double(status))]
         if let reason { object["reason"] = .string(reason) }
         if let apnsID { object["apns_id"] = .string(apnsID) }

@@ -18,6 +18,10 @@ package final class APNsService {
     /// The bits of the `apns-id`s the stand-in makes: unique, not secret — seeded once from the
     /// system's random source, then drawn without a system call per request.
     private var ids = SeededGenerator(seed: UInt64.random(in: .min ... .max))
+    /// `--verbose`: a line per request on stderr.
+    var verbose = false
+    /// What is said on stderr of pushes no app here holds.
+    private var console = APNsConsole()
 
     init(options: APNsStandIn.Options, keys: ES256Keys, delivery: PushDelivery, recordPath: String?) throws(UsageError) {
         standIn = APNsStandIn(options: options, now: wallClockSeconds())
@@ -41,16 +45,27 @@ package final class APNsService {
         } else {
             reply(decision)
         }
-        guard let accepted = decision.accepted else { return record(request, decision, environment, transport, now, nil) }
-        guard holder != nil else { return record(request, decision, environment, transport, now, .bool(false)) }
+        guard let accepted = decision.accepted else { return finish(request, decision, environment, transport, now, nil) }
+        guard holder != nil else { return finish(request, decision, environment, transport, now, .some(nil)) }
         delivery.deliver(accepted) { [weak self] ack in
-            self?.record(request, decision, environment, transport, now, ack?.recordValue ?? .bool(false))
+            self?.finish(request, decision, environment, transport, now, .some(ack))
         }
     }
 
-    private func record(_ request: APNsRequest, _ decision: APNsDecision, _ environment: APNsEnvironment, _ transport: String,
-                        _ time: Double, _ delivery: JSONValue?) {
+    /// Records the request and says what the console says of it. `ack`: nil for a push not
+    /// taken; `.some(nil)` for one taken that no app here holds.
+    private func finish(_ request: APNsRequest, _ decision: APNsDecision, _ environment: APNsEnvironment, _ transport: String,
+                        _ time: Double, _ ack: PhoneAck??) {
+        if case .some(nil) = ack, let token = Self.token(of: request),
+           let line = console.unheld(token: token, phoneDirectory: PhoneListener.directory) {
+            printError(line)
+        }
+        if verbose {
+            printError(APNsConsole.requestLine(request, decision, environment: environment, transport: transport,
+                                               outcome: ack.map { APNsConsole.outcome($0) }))
+        }
         guard let recordFile else { return }
+        let delivery: JSONValue? = ack.map { $0?.recordValue ?? .bool(false) }
         recordFile.write(APNsRecord.line(request, decision, environment: environment, transport: transport, time: time, delivery: delivery))
     }
 

@@ -38,6 +38,24 @@ package final class ES256Signer {
 
     deinit { EVP_PKEY_free(key) }
 
+    /// Hex SHA-256 of the key's public half (DER SubjectPublicKeyInfo): names the key in the
+    /// provider-token cache without holding anything secret.
+    package lazy var publicKeyFingerprint: String = {
+        var der: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(key, &der)
+        defer { if let der { CRYPTO_free(der, #fileID, #line) }; ERR_clear_error() }
+        guard length > 0, let der else { return "" }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var size: UInt32 = 0
+        guard EVP_Digest(der, Int(length), &digest, &size, EVP_sha256(), nil) == 1 else { return "" }
+        return Self.hex(Array(digest.prefix(Int(size))))
+    }()
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+    }
+
     /// A provider token issued at `issuedAt` (seconds).
     package func providerToken(issuedAt: Int) -> String? {
         let header = Base64URL.encode(JSONWriter.bytes(["alg": "ES256", "kid": .string(keyID)]))

@@ -36,9 +36,10 @@ struct HermesGatewayServeTests {
             url = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             return url.hasPrefix("http://") || !process.isRunning
         }
-        try #require(url.hasPrefix("http://127.0.0.1:"))
+        try #require(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/push"), "it prints the push URL the plugin is configured with")
+        let base = String(url.dropLast("/push".count))
 
-        let registered = try Self.post(url + "/register", ["device_token": Self.live])
+        let registered = try Self.post(base + "/register", ["device_token": Self.live])
         let capability = try #require(registered.json?["capability"] as? String)
         // The same HMAC from the openssl tool: hex HMAC-SHA256(secret, "hpc1:" + token).
         let input = keys.path("hmac-input")
@@ -48,7 +49,7 @@ struct HermesGatewayServeTests {
 
         let push: [String: Any] = ["device_token": Self.live, "apns_env": "sandbox", "capability": capability, "type": "approval",
                                    "session_id": "sess-9", "title": "Approval needed", "body": "Hermes needs your approval"]
-        let sent = try Self.post(url + "/push", push)
+        let sent = try Self.post(url, push)
         #expect(sent.status == 200 && sent.json?["ok"] as? Bool == true, "\(sent)")
         let line = try #require(try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").last)
         let recorded = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -64,24 +65,24 @@ struct HermesGatewayServeTests {
         // trip libsoup's critical, fatal here): refused with 400, and the gateway goes on.
         var injected = push
         injected["session_id"] = "sess-9\r\nx-evil: 1"
-        let refused = try Self.post(url + "/push", injected)
+        let refused = try Self.post(url, injected)
         #expect(refused.status == 400 && (refused.json?["error"] as? String)?.contains("apns-collapse-id") == true, "\(refused)")
         #expect(process.isRunning)
-        #expect(try Self.post(url + "/push", push).status == 200, "the gateway still answers")
+        #expect(try Self.post(url, push).status == 200, "the gateway still answers")
 
         var stale = push
         stale["capability"] = String(repeating: "0", count: 64)
-        #expect(try Self.post(url + "/push", stale).status == 403)
-        let prunedCapability = try #require(try Self.post(url + "/register", ["device_token": Self.pruned]).json?["capability"] as? String)
+        #expect(try Self.post(url, stale).status == 403)
+        let prunedCapability = try #require(try Self.post(base + "/register", ["device_token": Self.pruned]).json?["capability"] as? String)
         var gone = push
         gone["device_token"] = Self.pruned
         gone["capability"] = prunedCapability
-        let goneAnswer = try Self.post(url + "/push", gone)
+        let goneAnswer = try Self.post(url, gone)
         #expect(goneAnswer.status == 410 && goneAnswer.json?["reason"] as? String == "Unregistered")
         var production = push
         production["apns_env"] = "production"
-        #expect(try Self.post(url + "/push", production).status == 502, "no production base URL: retryable")
-        #expect(try Self.post(url + "/nothing", [:]).status == 404)
+        #expect(try Self.post(url, production).status == 502, "no production base URL: retryable")
+        #expect(try Self.post(base + "/nothing", [:]).status == 404)
     }
 
     @Test("bad arguments are refused with one clear line; --help lists every flag", arguments: [

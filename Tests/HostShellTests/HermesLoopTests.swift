@@ -89,7 +89,7 @@ final class HermesLoopTests {
         // The gateway comes back with a new secret on the same port: the kept capability is stale
         // (403), so the plugin registers again and the push goes through.
         gatewayProcess.stop()
-        gatewayProcess = try gateway("second-secret", port: String(try #require(gatewayURL.split(separator: ":").last)))
+        gatewayProcess = try gateway("second-secret", port: String(try #require(gatewayURL.dropLast("/push".count).split(separator: ":").last)))
         defer { gatewayProcess.stop() }
         let notify = try Self.call(server.url + "/__test/notify", ["type": "approval", "session_id": "s-7"])
         let delivered = try #require((notify.json?["results"] as? [[String: Any]])?.first)

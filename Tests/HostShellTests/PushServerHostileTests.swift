@@ -170,9 +170,10 @@ struct PushServerHostileTests {
         let hermes = try ServingProcess(["hermes-server", "serve", "--session-token", "tok", "--gateway", gateway.url])
         let homesec = try HomeSecProcess()
         defer { gateway.stop(); hermes.stop(); homesec.stop() }
+        let gatewayBase = String(gateway.url.dropLast("/push".count))  // it prints its push URL
         let servers: [(name: String, url: String, process: Process, path: String, normal: () throws -> Int)] = [
-            ("hermes-gateway", gateway.url, gateway.process, "/register", {
-                try Curl.send(gateway.url + "/register", mode: ["--http1.1"], headers: [], body: #"{"device_token":"\#(Self.held)"}"#).status }),
+            ("hermes-gateway", gatewayBase, gateway.process, "/register", {
+                try Curl.send(gatewayBase + "/register", mode: ["--http1.1"], headers: [], body: #"{"device_token":"\#(Self.held)"}"#).status }),
             ("hermes-server", hermes.url, hermes.process, "/api/plugins/hermes-push/register", {
                 try Curl.send(hermes.url + "/api/dashboard/plugins/hub", mode: ["--http1.1"], method: "GET", headers: [("X-Hermes-Session-Token", "tok")], body: nil).status }),
             ("homesec", homesec.url, homesec.process, "/api/v1/mobile/devices", {

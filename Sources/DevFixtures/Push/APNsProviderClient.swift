@@ -9,16 +9,18 @@ import StudioContract
 /// request as built by the rules and reports the status and body, or the transport failure by
 /// name. A plain `http://` base URL is spoken to over HTTP/1.1 (as HomeSec's httpx does with a
 /// non-TLS base URL). It keeps one ES256 provider token and signs a new one when the rule says
-/// the old one is stale. It lives as long as the server that made it (its session is never freed).
+/// the old one is stale — kept with the other HostShell senders' (`ProviderTokenStore`), so the
+/// fixture, `apns token` and the Hermes gateway send one token per key, as Apple wants, and a
+/// restart does not make a new one. It lives as long as the server that made it (its session is
+/// never freed).
 @MainActor
 package final class APNsProviderClient {
     private let session: UnsafeMutablePointer<SoupSession>
-    private let signer: ES256Signer?
-    private var token: (text: String, issuedAt: Double)?
+    private let tokens: ProviderTokenStore?
 
     /// `signer` nil: the credentials are missing, so there is no provider token.
     init(signer: ES256Signer?, timeoutSeconds: UInt32 = 10) {
-        self.signer = signer
+        tokens = signer.map { ProviderTokenStore(signer: $0) }
         session = soup_session_new()!
         soup_session_set_timeout(session, timeoutSeconds)
     }
@@ -26,11 +28,7 @@ package final class APNsProviderClient {
 
     /// The provider token to send now, or nil without credentials.
     func providerToken(now: Double) -> String? {
-        guard let signer else { return nil }
-        if HomeSecNotifier.providerTokenIsStale(issuedAt: token?.issuedAt, now: now), let text = signer.providerToken(issuedAt: Int(now)) {
-            token = (text, Double(Int(now)))
-        }
-        return token?.text
+        tokens?.token(now: now)?.text
     }
 
     /// Sends `request`; `done` gets the status and body, or nil and the failure's name.

@@ -258,10 +258,25 @@ public struct HermesClient: Sendable {
         return [.sendTest]
     }
 
-    /// Any 2xx is "sent", even with no devices; anything else is "failed".
+    /// A 2xx is "sent", even with no devices — unless the server's own answer says the send
+    /// failed: `"ok": false`, or results for devices of which none was delivered (the plugin's
+    /// `/test` lists each device's `delivered` and `error`). Anything else is "failed".
     public mutating func testAnswered(status: Int?, body: JSONValue?) {
         guard test == .sending else { return }
-        if let status, (200..<300).contains(status) { test = .sent; return }
+        if let status, (200..<300).contains(status) {
+            let object = body?.objectValue
+            let results = object?["results"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            if object?["ok"] == false {
+                let why = object?["error"]?.stringValue ?? object?["detail"]?.stringValue
+                test = .failed("the server answered HTTP \(status) but says the send failed" + (why.map { ": " + $0 } ?? ""))
+            } else if !results.isEmpty, !results.contains(where: { $0["delivered"] == true }) {
+                let why = results.compactMap { $0["error"]?.stringValue }.first
+                test = .failed("the server reached none of its \(results.count) device(s)" + (why.map { ": " + $0 } ?? ""))
+            } else {
+                test = .sent
+            }
+            return
+        }
         let detail = body?.objectValue?["detail"]?.stringValue ?? body?.objectValue?["error"]?.stringValue
         test = .failed(status.map { "HTTP \($0)" + (detail.map { ": " + $0 } ?? "") } ?? "no answer from the server")
     }

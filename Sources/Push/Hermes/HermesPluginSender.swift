@@ -51,9 +51,25 @@ public struct HermesPluginSender: Sendable {
     public static let maxAttempts = 3
     public static let retryDelays: [Double] = [0.5, 1.0]
 
-    /// The gateway's `/register` URL for its `/push` URL.
+    /// The environment variable the real plugin reads its gateway URL from (its one setting).
+    public static let gatewayURLVariable = "HERMES_PUSH_GATEWAY_URL"
+
+    /// The gateway's `/register` URL for the configured push URL, as the plugin derives it: a URL
+    /// ending in `/push` has that suffix replaced (any path before it kept); any other URL gives
+    /// its origin's `/register` (path, query and fragment dropped). The push itself goes to the
+    /// configured URL as it is — `http://host:port` posts to `/`.
     public static func registerURL(pushURL: String) -> String {
-        pushURL.hasSuffix("/push") ? String(pushURL.dropLast(5)) + "/register" : pushURL + "/register"
+        if pushURL.hasSuffix("/push") { return String(pushURL.dropLast(5)) + "/register" }
+        return origin(of: pushURL) + "/register"
+    }
+
+    /// `scheme://authority` of a URL (the authority ends at the first `/`, `?` or `#` after `//`);
+    /// a text without `//` is taken as all authority.
+    static func origin(of url: String) -> String {
+        var afterScheme = url.startIndex
+        if let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") { afterScheme = url.index(colon, offsetBy: 3) }
+        let end = url[afterScheme...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        return String(url[..<end])
     }
 
     public enum Step: Sendable, Equatable {

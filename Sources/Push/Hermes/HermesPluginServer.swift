@@ -15,8 +15,10 @@ public struct HermesPluginServer: Sendable {
     /// The session id of "Send test notification"'s push.
     public static let testSessionID = "hermes-push-test"
 
-    /// How the plugin shows in the hub: enabled (ready), present but not enabled, or absent.
-    public enum HubState: String, Sendable, CaseIterable { case enabled, disabled, absent }
+    /// How the plugin shows in the hub (its `runtime_status`): enabled (ready); disabled, or
+    /// inactive (installed, in neither the enabled nor the disabled list) — present but not
+    /// enabled; or absent.
+    public enum HubState: String, Sendable, CaseIterable { case enabled, disabled, inactive, absent }
 
     public struct Options: Sendable {
         public var sessionToken: String
@@ -59,20 +61,21 @@ public struct HermesPluginServer: Sendable {
             return .answer(status: 200, body: hub)
         }
         guard options.installed else { return Self.error(404, "Not Found") }
+        let route = String(path.dropFirst(Self.prefix.count))
+        guard ["/register", "/unregister", "/test"].contains(route) else { return Self.error(404, "Not Found") }
         guard method == "POST" else { return Self.error(405, "Method Not Allowed") }
-        let object = (try? JSONParser.parse(bytes: body))?.objectValue
-        guard let object else { return Self.error(400, "the body must be a JSON object") }
-        switch String(path.dropFirst(Self.prefix.count)) {
+        // Bodies are read as the plugin's pydantic models read them: 422 with FastAPI's detail list.
+        let fields = route == "/register" ? FastAPIBody.registerFields : FastAPIBody.unregisterFields
+        let object: JSONObject
+        switch route == "/test" ? FastAPIBody.optionalObject(body) : FastAPIBody.validate(body, fields: fields) {
+        case .valid(let valid): object = valid
+        case .invalid(let detail): return .answer(status: 422, body: detail)
+        }
+        switch route {
         case "/register":
-            guard let token = object["device_token"]?.stringValue, APNsDeviceToken.isWellFormed(token) else {
-                return Self.error(400, "device_token must be the device token in hex")
-            }
-            guard let environment = object["apns_env"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:)) else {
-                return Self.error(400, "apns_env must be sandbox or production")
-            }
-            guard let version = object["app_version"]?.stringValue, version.contains(where: { $0 != " " }) else {
-                return Self.error(400, "app_version must be a non-empty string")
-            }
+            let token = object["device_token"]?.stringValue ?? ""
+            let environment = object["apns_env"]?.stringValue.flatMap(APNsEnvironment.init(rawValue:)) ?? .sandbox
+            let version = object["app_version"]?.stringValue ?? ""
             let device = HermesPushDevice(token: token, environment: environment, appVersion: version)
             if let index = devices.firstIndex(where: { $0.token == token }) {
                 if devices[index].environment != environment { capabilities[token] = nil }
@@ -82,9 +85,7 @@ public struct HermesPluginServer: Sendable {
             }
             return .answer(status: 200, body: ["ok": true, "device_token": .string(token), "apns_env": .string(environment.rawValue)])
         case "/unregister":
-            guard let token = object["device_token"]?.stringValue, !token.isEmpty else {
-                return Self.error(400, "device_token is required")
-            }
+            let token = object["device_token"]?.stringValue ?? ""
             let removed = remove(token)
             return .answer(status: 200, body: ["ok": true, "removed": .bool(removed)])
         case "/test":
@@ -94,12 +95,23 @@ public struct HermesPluginServer: Sendable {
         }
     }
 
+    /// The hub as Hermes' dashboard builds it (`_merged_plugins_hub`): a row per agent plugin
+    /// with the real fields, dashboard extensions without an agent plugin, and the provider
+    /// picker. The plugin is a user-installed one under the Hermes home.
     var hub: JSONValue {
-        var plugins: [JSONValue] = [["name": "dashboard", "runtime_status": "enabled"]]
-        if options.hub != .absent {
-            plugins.append(["name": .string(Self.pluginName), "runtime_status": .string(options.hub.rawValue)])
+        func row(_ name: String, _ description: String, _ source: String, _ status: String, dashboard: Bool) -> JSONValue {
+            ["name": .string(name), "version": "1.0.0", "description": .string(description), "source": .string(source),
+             "runtime_status": .string(status), "has_dashboard_manifest": .bool(dashboard), "dashboard_manifest": .null,
+             "path": .string((source == "bundled" ? "/opt/hermes-agent/plugins/" : "/home/hermes/.hermes/plugins/") + name),
+             "can_remove": .bool(source == "user"), "can_update_git": false, "auth_required": false, "auth_command": "",
+             "user_hidden": false]
         }
-        return ["plugins": .array(plugins)]
+        var plugins: [JSONValue] = [row("memory", "Built-in memory provider", "bundled", "enabled", dashboard: false)]
+        if options.hub != .absent {
+            plugins.append(row(Self.pluginName, "Push notifications to the Hermes iOS app", "user", options.hub.rawValue, dashboard: true))
+        }
+        return ["plugins": .array(plugins), "orphan_dashboard_plugins": [],
+                "providers": ["memory_provider": "", "memory_options": [], "context_engine": "compressor", "context_options": []]]
     }
 
     @discardableResult

@@ -9,7 +9,8 @@ package enum APNsCommand {
     package static let usage = """
         usage: hostshell apns serve --team ID --key KEYID=PUBLIC.pem… [--sandbox-port N] [--production-port N]
                                     [--tls DIR] [--topic BUNDLE-ID]… [--device TOKEN=BUNDLE-ID[@ENV]]…
-                                    [--record FILE] [--fault WHO=WHAT]… [--seed N] [--token-update-interval S]
+                                    [--record FILE] [--fault WHO=WHAT]… [--seed N] [--token-update-interval S] [--verbose]
+               hostshell apns token --team ID --key-id KEYID --key-file AuthKey.p8 [--new]   (see apns token --help)
         Apple's provider API (POST /3/device/TOKEN) on 127.0.0.1, one port per environment. Each port
         speaks HTTP/1.1 (a plain http:// base URL), HTTP/2 with prior knowledge (h2c) and, with --tls,
         HTTP/2 over TLS (ALPN h2). Provider tokens are checked as Apple does: ES256 by the key named in
@@ -37,22 +38,30 @@ package enum APNsCommand {
           --seed N                   the seed for random faults (default 0: the same faults every run)
           --token-update-interval S  the shortest time between new provider tokens for a key
                                      (default 1200, Apple's 20 minutes; 0 turns the rule off)
+          --verbose                  say each request on stderr: listener, method, token's end, topic,
+                                     answer, and what became of the push
         An accepted push goes to the app on this machine that holds its token: a running app gets it at
         once (hostshell capacitor: the page's pushNotificationReceived in the foreground, a desktop
         notification in the background); an app that is not running finds it at its next start. The
         record's "delivered" says which: true, "kept", or false (no app here holds the token).
+        Apps are found in $XDG_RUNTIME_DIR/hostshell/phones (the cache directory when XDG_RUNTIME_DIR is
+        not set, as in many CI jobs): the stand-in and the apps must run with the same XDG_RUNTIME_DIR (and,
+        for pushes kept for an app that is not running, the same XDG_DATA_HOME). It says where it looks at
+        start, and says so on stderr when it takes a push for a token no app here holds.
         """
 
     package static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments.first == "token" { return try ProviderTokenCommand.run(Array(arguments.dropFirst())) }
         guard arguments.first == "serve" else {
             if arguments.first == "--help" || arguments.first == "-h" || arguments.first == "help" { printOut(usage); return ExitCode.success }
-            throw UsageError("apns takes the subcommand serve; run \"hostshell apns serve --help\"")
+            throw UsageError("apns takes the subcommand serve or token; run \"hostshell apns serve --help\" or \"hostshell apns token --help\"")
         }
         var team: String?
         var keys: [(String, String)] = []
         var ports: [APNsEnvironment: Int] = [.sandbox: 0, .production: 0]
         var tlsDirectory: String?
         var record: String?
+        var verbose = false
         var options = APNsStandIn.Options(teamID: "", keyIDs: [])
         var rest = arguments.dropFirst()
         func value(_ flag: String, _ what: String) throws(UsageError) -> String {
@@ -90,6 +99,7 @@ package enum APNsCommand {
                 case .success(let parsed): options.devices[parsed.token] = parsed.device
                 case .failure(let error): throw UsageError(error.message)
                 }
+            case "--verbose": verbose = true
             case "--record": record = try value(argument, "a file to append JSON lines to")
             case "--fault":
                 switch APNsFault.parse(try value(argument, "WHO=WHAT")) {
@@ -121,6 +131,7 @@ package enum APNsCommand {
                 final.keyIDs = verifier.keyIDs
                 let tls = try tlsDirectory.map { dir throws(UsageError) in try TLSServerContext(certificate: dir + "/cert.pem", key: dir + "/key.pem") }
                 let service = try APNsService(options: final, keys: verifier, delivery: PhoneDelivery(watching: true), recordPath: record)
+                service.verbose = verbose
                 var listeners: [APNsListener] = []
                 for environment in APNsEnvironment.allCases {
                     let listener = APNsListener(environment: environment, service: service, tls: tls)
@@ -133,6 +144,8 @@ package enum APNsCommand {
                 printError("APNs stand-in: team \(TerminalText.escaped(team)), keys \(final.keyIDs.sorted().joined(separator: " ")); "
                            + (settings.devices.isEmpty ? "any well-formed device token" : "\(settings.devices.count) device(s)")
                            + (settings.faults.isEmpty ? "" : "; \(settings.faults.count) fault(s)") + (record.map { "; recording to \($0)" } ?? ""))
+                printError(APNsConsole.startLine(phoneDirectory: PhoneListener.directory,
+                                                 runtimeDirectorySet: !(getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? "").isEmpty))
                 fflush(nil)  // the addresses must reach a reading parent at once
                 let loop = g_main_loop_new(nil, 0)
                 for signal in [SIGINT, SIGTERM] {

@@ -8,7 +8,7 @@ import Push
 /// Prints its address (stdout).
 package enum HermesServerCommand {
     package static let usage = """
-        usage: hostshell hermes-server serve --session-token T --gateway URL [--hub enabled|disabled|absent]
+        usage: hostshell hermes-server serve --session-token T [--gateway URL] [--hub enabled|disabled|inactive|absent]
                                              [--not-installed] [--port N]
         A Hermes-like server with the hermes-push plugin, for the emulated phone (device hermes):
           GET  /api/dashboard/plugins/hub                the plugin hub (readiness): hermes-push and its runtime_status
@@ -20,8 +20,12 @@ package enum HermesServerCommand {
         Pushes go to the gateway as the plugin sends them: register for a capability, a 403 registers again and
         retries once, a 410 prunes the device, 5xx and no answer are tried 3 times (0.5 s, then 1 s apart).
           --session-token T       the token the app sends as X-Hermes-Session-Token (required)
-          --gateway URL           the push gateway's /push URL or base URL, e.g. what hermes-gateway serve prints (required)
-          --hub STATE             how the hub lists hermes-push: enabled (ready; the default), disabled, absent
+          --gateway URL           the gateway's push URL, taken as the plugin takes HERMES_PUSH_GATEWAY_URL (the
+                                  default when this is left out): pushes go to it as it is, registrations to it
+                                  with a final /push replaced by /register, else to its origin's /register.
+                                  hermes-gateway serve prints one (http://127.0.0.1:PORT/push)
+          --hub STATE             how the hub lists hermes-push: enabled (ready; the default), disabled,
+                                  inactive (installed, neither enabled nor disabled), absent
           --not-installed         the plugin is not installed: its routes answer 404, the hub omits it
           --port N                listen on 127.0.0.1:N (default: a free port)
         """
@@ -41,12 +45,12 @@ package enum HermesServerCommand {
                 token = value
             case "--gateway":
                 guard let value = rest.popFirst(), value.hasPrefix("http://") || value.hasPrefix("https://") else {
-                    throw UsageError("--gateway takes the gateway's URL, e.g. http://127.0.0.1:40200")
+                    throw UsageError("--gateway takes the gateway's push URL, e.g. http://127.0.0.1:40200/push")
                 }
-                gateway = value.hasSuffix("/") ? String(value.dropLast()) : value
+                gateway = value
             case "--hub":
                 guard let value = rest.popFirst().flatMap(HermesPluginServer.HubState.init(rawValue:)) else {
-                    throw UsageError("--hub takes enabled, disabled or absent")
+                    throw UsageError("--hub takes enabled, disabled, inactive or absent")
                 }
                 hub = value
             case "--not-installed": installed = false
@@ -60,7 +64,15 @@ package enum HermesServerCommand {
             }
         }
         guard let token else { throw UsageError("hermes-server serve needs --session-token T; see --help") }
-        guard let gateway else { throw UsageError("hermes-server serve needs --gateway URL (hostshell hermes-gateway serve prints one)") }
+        if gateway == nil, let value = getenv(HermesPluginSender.gatewayURLVariable).map({ String(cString: $0) }), !value.isEmpty {
+            guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                throw UsageError("\(HermesPluginSender.gatewayURLVariable) must be the gateway's push URL, e.g. http://127.0.0.1:40200/push")
+            }
+            gateway = value
+        }
+        guard let gateway else {
+            throw UsageError("hermes-server serve needs --gateway URL or \(HermesPluginSender.gatewayURLVariable) (hostshell hermes-gateway serve prints it)")
+        }
         let options = HermesPluginServer.Options(sessionToken: token, installed: installed, hub: hub)
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {
             do throws(UsageError) {

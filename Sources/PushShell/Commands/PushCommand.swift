@@ -59,7 +59,7 @@ package enum PushCommand {
                 printError("hostshell: \(name) did not take the push: \(why)")
                 return .success(ExitCode.failure)
             case nil:
-                printError("hostshell: no app here holds the token \(target.token) any more; start the app and let it register")
+                printError("hostshell: no app here holds the token \(target.token) any more; start the app and let it register" + lookedIn)
                 return .success(ExitCode.failure)
             }
             return .success(ExitCode.success)
@@ -86,7 +86,7 @@ package enum PushCommand {
         guard let word else {
             let apps = Set(running.map(\.appId) + profiles.map(\.appId))
             guard apps.count == 1, let only = apps.first else {
-                throw UsageError(apps.isEmpty ? "no app here has registered for push yet; start it (hostshell capacitor …) and let its page call PushNotifications.register()"
+                throw UsageError(apps.isEmpty ? "no app here has registered for push yet; start it (hostshell capacitor …) and let its page call PushNotifications.register()" + lookedIn
                                               : "more than one app holds a push token (\(apps.sorted().joined(separator: ", "))); name one: hostshell push APP-ID FILE")
             }
             return try resolve(only)
@@ -94,12 +94,20 @@ package enum PushCommand {
         if APNsDeviceToken.isWellFormed(word) {
             if let entry = running.first(where: { $0.token == word.lowercased() }) { return target(entry) }
             if let profile = profiles.first(where: { $0.record.token.hex.lowercased() == word.lowercased() }) { return target(profile) }
-            throw UsageError("no app here holds the device token \(word); hostshell push APP-ID FILE names the app instead")
+            throw UsageError("no app here holds the device token \(word); hostshell push APP-ID FILE names the app instead" + lookedIn)
         }
         if let entry = running.first(where: { $0.appId == word }) { return target(entry) }
         if let profile = AppProfiles.profile(word) { return target(profile) }
         let known = Set(running.map(\.appId) + profiles.map(\.appId)).sorted()
         throw UsageError("no app \(TerminalText.escaped(word)) holds a push token here"
-                         + (known.isEmpty ? "; start it (hostshell capacitor …) and let its page call PushNotifications.register()" : " (apps that do: \(known.joined(separator: ", ")))"))
+                         + (known.isEmpty ? "; start it (hostshell capacitor …) and let its page call PushNotifications.register()" + lookedIn
+                                          : " (apps that do: \(known.joined(separator: ", ")))"))
+    }
+
+    /// Where running apps were looked for: an app started with another XDG_RUNTIME_DIR (or,
+    /// without one, another XDG_CACHE_HOME) is not found, and the message says so.
+    @MainActor static var lookedIn: String {
+        " (running apps were looked for in \(TerminalText.escaped(PhoneListener.directory)), profiles in "
+            + "\(TerminalText.escaped(AppProfiles.root)): start the app with the same XDG_RUNTIME_DIR and XDG_DATA_HOME)"
     }
 }

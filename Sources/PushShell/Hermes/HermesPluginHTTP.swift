@@ -17,7 +17,7 @@ package final class HermesPluginHTTP {
 
     init(options: HermesPluginServer.Options, gateway: String) {
         rules = HermesPluginServer(options: options)
-        pushURL = gateway.hasSuffix("/push") ? gateway : gateway + "/push"
+        pushURL = gateway  // as the plugin takes HERMES_PUSH_GATEWAY_URL: pushes go to it as it is
         server = cgtk_soup_server_new()!
         SoupServing.handle(server) { [weak self] message, path in self?.handle(message, path: path) }
         SoupBounds(bodyBytes: HermesPluginServer.requestBodyBytes, lingerMs: APNsLimits.lingerMs, lingerBytes: APNsLimits.lingerBytes,
