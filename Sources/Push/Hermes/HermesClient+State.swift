@@ -17,7 +17,7 @@ extension HermesClient {
         switch test {
         case .idle: testJSON = ["state": "idle"]
         case .sending: testJSON = ["state": "sending"]
-        case .sent: testJSON = ["state": "sent"]
+        case .sent: testJSON = ["state": "sent", "warning": testWarning.map(JSONValue.string) ?? .null]
         case .failed(let error): testJSON = ["state": "failed", "error": .string(error)]
         }
         return [
