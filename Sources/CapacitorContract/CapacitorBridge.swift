@@ -65,6 +65,10 @@ public struct CapacitorBridge: Machine, Sendable {
     public private(set) var retained: [RetainedEvent] = []
     /// Calls made, by `Plugin.method`.
     public private(set) var calls: [String: Int] = [:]
+    /// Calls of a plugin or method the shell does not have (answered UNIMPLEMENTED), by `Plugin.method`.
+    public private(set) var unimplemented: [String: Int] = [:]
+    /// Every call the page made, known or not (`--check` waits for the first).
+    public private(set) var callsReceived = 0
     /// Results not sent because their document was gone.
     public private(set) var staleDropped = 0
     public private(set) var timers = TimerSet<Timer>()
@@ -99,6 +103,7 @@ public struct CapacitorBridge: Machine, Sendable {
             case .success(.jsError(let message, let url, let line, let column)):
                 return [.jsError(message: message, url: url, line: line, column: column)]
             case .success(.call(var call)):
+                callsReceived += 1
                 call.document = document
                 return receive(call)
             }
@@ -144,6 +149,7 @@ public struct CapacitorBridge: Machine, Sendable {
 
     private mutating func receive(_ call: CapacitorCall) -> [Effect] {
         guard let index = index(of: call.pluginId) else {
+            unimplemented["\(call.pluginId).\(call.methodName)", default: 0] += 1
             return answer(call, .failure(.unknownPlugin(call.pluginId)))
         }
         calls["\(call.pluginId).\(call.methodName)", default: 0] += 1
@@ -163,6 +169,7 @@ public struct CapacitorBridge: Machine, Sendable {
             if call.methodName == "checkPermissions" || call.methodName == "requestPermissions" {
                 return answer(call, .success(nil))
             }
+            unimplemented["\(call.pluginId).\(call.methodName)", default: 0] += 1
             return answer(call, .failure(.unknownMethod(call.pluginId, call.methodName)))
         }
         return carryOut(plugins[index].call(call), from: index)

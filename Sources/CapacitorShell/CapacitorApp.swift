@@ -169,6 +169,7 @@ package final class CapacitorApp: HostedApp {
                                "linkSchemes": .array(launch.linkSchemes.map(JSONValue.string)),
                                "apnsEnvironment": .string(launch.info.apnsEnvironment), "dataDirectory": .string(launch.dataDirectory)]
         app["webDir"] = launch.webDir.map(JSONValue.string) ?? .null
+        app["version"] = launch.info.appVersion.map(JSONValue.string) ?? .null
         app["scheme"] = scheme?.json ?? .null
         app["kiosk"] = kiosk?.stateJSON ?? .null
         app["desktopEntry"] = desktopEntry

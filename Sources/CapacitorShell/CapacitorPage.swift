@@ -37,6 +37,8 @@ package final class CapacitorPage {
     package private(set) var messagesReceived = 0
     /// Called as each message arrives (benchmarks time the gaps).
     package var onMessageArrived: (() -> Void)?
+    /// Called after each bridge call the page made (`--check` waits for the app's boot).
+    var onBridgeCall: (() -> Void)?
     /// Called with each result sent to the page, at once or later (`replay` compares them).
     var onResult: ((CapacitorResult) -> Void)?
     private var closed = false
@@ -136,7 +138,9 @@ package final class CapacitorPage {
         let started = monotonicSeconds()
         let text = javaScriptText(value) ?? "null"  // with its length: a NUL does not end it
         var results: [CapacitorResult] = []
+        let callsBefore = bridge.callsReceived
         if !closed { for effect in bridge.reduce(.received(text)) { if let result = perform(effect) { results.append(result) } } }
+        if bridge.callsReceived > callsBefore { MainLoop.whenIdle { [weak self] in self?.onBridgeCall?() } }
         if let onResult { for result in results { onResult(result) } }
         let answer = "[" + results.map(\.text).joined(separator: ",") + "]"
         let result = jsc_value_new_string(jsc_value_get_context(value), answer)

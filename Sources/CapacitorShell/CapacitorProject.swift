@@ -1,3 +1,4 @@
+import Foundation
 import CGtk
 import CapacitorContract
 import HostCore
@@ -62,6 +63,44 @@ package enum CapacitorProject {
         case .success(let config): return config
         case .failure(let error): throw UsageError("\(file) cannot be used: \(error.message)")
         }
+    }
+
+    /// How many directories above a web directory `nearest` looks.
+    static let levelsAbove = 4
+
+    /// The directories a web directory's project may be in: its own, then each above it.
+    static func around(_ webDir: String) -> [String] {
+        var directories: [String] = []
+        var path = webDir.hasPrefix("/") ? webDir : FileManager.default.currentDirectoryPath + "/" + webDir
+        for _ in 0...levelsAbove {
+            while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+            directories.append(path)
+            guard let parent = takeGString(g_path_get_dirname(path)), parent != path else { break }
+            path = parent
+        }
+        return directories
+    }
+
+    /// For `--web-dir` alone: the nearest project's configuration around the web directory
+    /// (its name and id), read as `read` reads it; nil when there is none or it cannot be used
+    /// (the flags then describe the app). `--web-dir` still says what is served.
+    static func nearest(_ webDir: String) -> Found? {
+        for directory in around(webDir) {
+            let files = candidates(in: directory).map(\.file) + [directory + "/capacitor.config.ts"]
+            guard files.contains(where: { g_file_test($0, G_FILE_TEST_EXISTS) != 0 }) else { continue }
+            do throws(UsageError) {
+                return try read(directory)
+            } catch {
+                printError("hostshell: the Capacitor configuration near \(TerminalText.escaped(webDir)) is not used: \(error.message)")
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// `version` of the nearest `package.json` around a web directory.
+    static func nearestVersion(_ webDir: String) -> String? {
+        around(webDir).lazy.compactMap { version(in: $0) }.first
     }
 
     /// `version` of the project's `package.json`, when it has one.

@@ -102,6 +102,7 @@ enum CommandCatalog {
                               OptionSpec("--organization", value: "NAME", "reference: the organisation name it reports"),
                               OptionSpec("--fail", value: "PATH=STATUS", "answer PATH with an HTTP error (repeatable)"),
                               OptionSpec("--tls", value: "DIR", "reference: HTTPS with DIR/cert.pem and DIR/key.pem"),
+                              OptionSpec("--root", value: "DIR", "reference: serve DIR's files in place of the reference Studio's (tests: media streams)"),
                               OptionSpec("--require-sign-in", "reference: Studio wants a sign-in"),
                               OptionSpec("--auto-approve", "reference: the approve page approves at once"),
                               OptionSpec("--auto-deny", "reference: the approve page denies at once"),

@@ -5,7 +5,8 @@ import ShellKit
 import StudioShell
 
 /// `hostshell doctor [--json]`: looks at this machine — display, Xvfb, session bus, Secret
-/// Service, notifications, screen saver, WebDriver, GPU, WebKit's sandbox — and says what it
+/// Service, notifications, screen saver, WebDriver, GPU, WebKit's sandbox, the GStreamer
+/// elements and WebKit's HLS switch for media as the phone plays it — and says what it
 /// has, what it lacks and what to install (`MachineReport` decides what the facts mean).
 @MainActor
 enum DoctorCommand {
@@ -13,8 +14,10 @@ enum DoctorCommand {
         Usage: hostshell doctor [--json]
 
         Reports what this machine has and lacks for HostShell (display, Xvfb, session bus,
-        Secret Service, notifications, screen saver, WebDriver, GPU, WebKit's sandbox), and what
-        to install or do about each thing it lacks. It changes nothing.
+        Secret Service, notifications, screen saver, WebDriver, GPU, WebKit's sandbox, and media
+        as the phone plays it: each GStreamer element WebKit needs for HLS, H.264 and AAC, present
+        or missing with the Debian package that gives it, and WebKit's HLS switch), and what to
+        install or do about each thing it lacks. It changes nothing.
 
           --json     one JSON object: {"canRun": bool, "checks": [{name, status, found, advice}]}
           --help     this help
@@ -50,6 +53,9 @@ enum DoctorCommand {
         facts.gpuRenderNode = RenderingSetup.hasGPURenderNode()
         facts.sandboxDisabled = environment("WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS").map { !$0.isEmpty } ?? false
         facts.userNamespaces = userNamespacesAllowed()
+        RenderingSetup.apply()  // the media switch as a command sets it (again when the display was opened: it sets only what is unset)
+        facts.hlsValue = environment(MediaSupport.hlsVariable)
+        facts.mediaElements = GStreamerElements.present(MediaSupport.elements.map(\.name))
         // Without an address GLib would try to autolaunch a bus through X11: a doctor only looks.
         guard environment("DBUS_SESSION_BUS_ADDRESS").map({ !$0.isEmpty }) == true else {
             facts.secretServiceProblem = "no session bus"

@@ -80,6 +80,40 @@ struct MachineReportTests {
         let json = MachineReport.json(MachineReport.checks(Self.desktop))
         #expect(json.objectValue?["canRun"] == .bool(true))
         let names = json.objectValue?["checks"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue }
-        #expect(names == ["display", "xvfb", "session-bus", "secret-service", "notifications", "screen-saver", "webdriver", "gpu", "web-sandbox"])
+        #expect(names == ["display", "xvfb", "session-bus", "secret-service", "notifications", "screen-saver", "webdriver", "gpu", "web-sandbox",
+                          "media-hlsdemux", "media-tsdemux", "media-h264parse", "media-avdec_h264", "media-aacparse", "media-avdec_aac", "media-hls"])
+    }
+
+    @Test func eachMediaElementMissingNamesItsPackageAndOnlyLimits() {
+        var facts = Self.desktop
+        facts.mediaElements = ["aacparse", "h264parse"]
+        #expect(check("media-hlsdemux", facts).status == .limited)
+        #expect(check("media-hlsdemux", facts).advice.contains("apt-get install gstreamer1.0-plugins-bad"))
+        #expect(check("media-avdec_h264", facts).advice.contains("apt-get install gstreamer1.0-libav"))
+        #expect(check("media-avdec_aac", facts).found.contains("AAC audio"))
+        #expect(check("media-h264parse", facts).status == .ok)
+        #expect(MachineReport.exitStatus(MachineReport.checks(facts)) == 0, "media limits what pages play; the window still opens")
+        facts.mediaElements = nil
+        #expect(check("media-tsdemux", facts).found == "GStreamer could not be loaded")
+    }
+
+    @Test func webKitPlaysHLSOnlyWithItsSwitchWhichAPersonMayTurnOff() {
+        // HostShell sets the switch when the environment does not name it; a person's value wins.
+        let set = MediaSupport.settings { _ in nil }
+        #expect(set.map(\.name) == ["WEBKIT_GST_ENABLE_HLS_SUPPORT"] && set.map(\.value) == ["1"])
+        #expect(MediaSupport.settings { $0 == "WEBKIT_GST_ENABLE_HLS_SUPPORT" ? "0" : nil }.isEmpty)
+        var facts = Self.desktop
+        #expect(check("media-hls", facts).status == .ok)
+        facts.hlsValue = "0"
+        #expect(check("media-hls", facts).status == .limited)
+        #expect(check("media-hls", facts).found.contains("\"0\""))
+        #expect(check("media-hls", facts).advice.contains("unset WEBKIT_GST_ENABLE_HLS_SUPPORT"))
+        facts.hlsValue = nil
+        #expect(check("media-hls", facts).found.contains("unset"))
+    }
+
+    @Test func hlsFilesAreServedWithTheirTypes() {
+        #expect(MediaTypes.mimeType(forPath: "/live/index.m3u8") == "application/vnd.apple.mpegurl")
+        #expect(MediaTypes.mimeType(forPath: "/live/segment00001.TS") == "video/mp2t")
     }
 }

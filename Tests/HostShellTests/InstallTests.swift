@@ -85,7 +85,15 @@ struct InstallTests {
         let found = try Self.checks(here)
         #expect(found["display"] == "ok", "the tests run under Xvfb: \(here.stdout)")
         #expect(found["session-bus"] == "ok", "the tests run under dbus-run-session")
-        #expect(found.keys.sorted() == ["display", "gpu", "notifications", "screen-saver", "secret-service", "session-bus", "web-sandbox", "webdriver", "xvfb"])
+        #expect(found.keys.sorted() == ["display", "gpu", "media-aacparse", "media-avdec_aac", "media-avdec_h264", "media-h264parse", "media-hls",
+                                        "media-hlsdemux", "media-tsdemux", "notifications", "screen-saver", "secret-service", "session-bus",
+                                        "web-sandbox", "webdriver", "xvfb"])
+        // scripts/install-deps installs what WebKit plays HLS, H.264 and AAC with; HostShell sets WebKit's HLS switch.
+        for element in ["hlsdemux", "tsdemux", "h264parse", "avdec_h264", "aacparse", "avdec_aac", "hls"] {
+            #expect(found["media-" + element] == "ok", "media-\(element): \(here.stdout)")
+        }
+        let noHLS = try Self.run(HostShellBinary.url.path, ["doctor"], ["WEBKIT_GST_ENABLE_HLS_SUPPORT": "0"])
+        #expect(noHLS.stdout.contains("limited  media-hls") && noHLS.stdout.contains("unset WEBKIT_GST_ENABLE_HLS_SUPPORT"), "\(noHLS.stdout)")
 
         let bare = try Self.run(HostShellBinary.url.path, ["doctor"], ["DISPLAY": "", "WAYLAND_DISPLAY": "", "DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(bare.status == 0, "Xvfb is there, so the app can still run headless")

@@ -87,6 +87,7 @@ extension CapacitorCommand {
             }
             var exitCode = ExitCode.success
             var replaying: CapacitorReplayRun?
+            var booting: CapacitorBootWatch?
             if let replay {
                 let run = CapacitorReplayRun(calls: replay.calls, verbose: replay.verbose, app: app) { code in
                     exitCode = code
@@ -95,18 +96,18 @@ extension CapacitorCommand {
                 run.start(timeout: options.timeout)
                 replaying = run
             } else if options.check {
-                let check = StartCheck(app, timeoutSeconds: options.timeout) { code in
+                // Reported once the app has booted (`CapacitorBootCheck`), with what it did.
+                booting = CapacitorBootWatch(app, timeoutSeconds: options.timeout) { code in
                     exitCode = code
                     g_main_loop_quit(loop)
                 }
-                app.onScreenChanged = { check.screenChanged() }
             } else {
                 onSignal(raw(app.window.window), "destroy") { g_main_loop_quit(loop) }
             }
             // The launch URL is the plugin's before the page asks for it.
             if let link = options.openURL { app.openURL(link, launch: true) }
             app.start()
-            withExtendedLifetime(replaying) { g_main_loop_run(loop) }
+            withExtendedLifetime((replaying, booting)) { g_main_loop_run(loop) }
             app.close()
             return .success(exitCode)
         }.get()

@@ -54,8 +54,12 @@ package enum CapacitorCommand {
           --kiosk                 run unattended: full screen, no header bar, pointer hidden after
                                   --cursor-timeout S (default 3), failures retried, nothing
                                   handed to the desktop; --chrome keeps the header bar
-          --check                 load, print what the window shows as JSON, and exit (0 when the
-                                  page showed); starts its own Xvfb without a display
+          --check                 load, wait for the app to boot (its bridge calls, then 0.5 s
+                                  without one; or, with none, 2 s after its first paint), print
+                                  what the window shows as JSON with what the app did under
+                                  "boot" (plugin calls, console errors, unimplemented calls),
+                                  and exit (0 when the page showed); starts its own Xvfb
+                                  without a display
           --timeout SECONDS       how long --check waits (default 30)
           --help                  this help
         """
@@ -160,7 +164,9 @@ package enum CapacitorCommand {
     package static func launch(_ options: Options, plugins: CapacitorPluginSet) throws(UsageError) -> CapacitorLaunch {
         var found: CapacitorProject.Found
         if options.project == nil && (options.webDir != nil || options.url != nil) {
-            found = CapacitorProject.Found(config: CapacitorConfig(), file: nil, base: FileManager.default.currentDirectoryPath)
+            // The app's name (and, below, version) from the nearest project around the web directory.
+            found = options.webDir.flatMap(CapacitorProject.nearest)
+                ?? CapacitorProject.Found(config: CapacitorConfig(), file: nil, base: FileManager.default.currentDirectoryPath)
         } else {
             found = try CapacitorProject.read(options.project ?? FileManager.default.currentDirectoryPath)
         }
@@ -200,7 +206,8 @@ package enum CapacitorCommand {
            CapacitorURL.scheme(of: last + ":") == last, !CapacitorConfig.reservedSchemes.contains(last) {
             schemes = [last]
         }
-        let info = CapacitorAppInfo(appId: appId, appName: name, appVersion: CapacitorProject.version(in: found.base),
+        let info = CapacitorAppInfo(appId: appId, appName: name, appVersion: CapacitorProject.version(in: found.base)
+                                        ?? options.webDir.flatMap(CapacitorProject.nearestVersion),
                                     deviceName: CapacitorHostFacts.deviceName(), apnsEnvironment: options.apns.rawValue,
                                     pluginConfig: config.plugins)
         let startURL = config.server.url ?? originText + "/"

@@ -7,7 +7,7 @@ import StudioContract
 /// loopback port until interrupted; prints its address first. For trying the reference Studio in
 /// a browser, and for tests that need a real server. `serve --homesec` is `HomeSecServeCommand`.
 package enum ServeCommand {
-    package static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR] [--require-sign-in] [--auto-approve | --auto-deny] [--legacy-auth] [--token-lifetime S] [--oauth-issuer URL] [--bench-token TOKEN]"
+    package static let usage = "usage: hostshell serve --reference [--port N] [--installation UUID] [--organization NAME] [--fail PATH=STATUS]… [--tls DIR] [--root DIR] [--require-sign-in] [--auto-approve | --auto-deny] [--legacy-auth] [--token-lifetime S] [--oauth-issuer URL] [--bench-token TOKEN]"
 
     package static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         if arguments.contains("--homesec") { return try HomeSecServeCommand.run(arguments) }
@@ -23,6 +23,7 @@ package enum ServeCommand {
         var tls: String?
         var auth = ReferenceAuth.Options()
         var benchToken: String?
+        var served: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -52,6 +53,10 @@ package enum ServeCommand {
                 // For tests: HTTPS with DIR/cert.pem and DIR/key.pem (see fixtures/tls).
                 guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--tls takes a directory with cert.pem and key.pem") }
                 tls = value
+            case "--root":
+                // For tests: serve DIR's files in place of the reference Studio's (media streams).
+                guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--root takes the directory whose files to serve") }
+                served = value
             // Sign-in knobs, for tests of the app's sign-in against a real server.
             case "--require-sign-in": auth.requireSignIn = true
             case "--auto-approve": auth.autoDecision = "approve"
@@ -75,7 +80,7 @@ package enum ServeCommand {
             }
         }
         guard reference else { throw UsageError(usage) }
-        guard let root = FixtureServer.locateReferenceStudio() else {
+        guard let root = served ?? FixtureServer.locateReferenceStudio() else {
             throw UsageError("the reference Studio (fixtures/studio) was not found; set HOSTSHELL_STUDIO_DIR")
         }
         let result: Result<Int32, UsageError> = MainActor.assumeIsolated {

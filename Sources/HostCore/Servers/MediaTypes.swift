@@ -10,6 +10,8 @@ public enum MediaTypes {
         "wasm": "application/wasm", "mp4": "video/mp4", "m4v": "video/mp4", "mov": "video/quicktime", "webm": "video/webm",
         "mp3": "audio/mpeg", "m4a": "audio/mp4", "aac": "audio/aac", "flac": "audio/flac", "wav": "audio/wav", "ogg": "audio/ogg",
         "heic": "image/heic", "csv": "text/csv", "pdf": "application/pdf",
+        // HLS: the playlist and its MPEG-TS segments, as Apple's servers send them.
+        "m3u8": "application/vnd.apple.mpegurl", "ts": "video/mp2t", "m4s": "video/iso.segment",
     ]
 
     /// The content type of a served file, by its extension (any case); unknown ones are bytes.

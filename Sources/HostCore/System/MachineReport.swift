@@ -22,14 +22,20 @@ public struct MachineFacts: Sendable, Equatable {
     public var userNamespaces: Bool
     /// Whether `WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS` is set.
     public var sandboxDisabled: Bool
+    /// Which of `MediaSupport.elements` GStreamer has (nil: GStreamer could not be loaded).
+    public var mediaElements: Set<String>?
+    /// `WEBKIT_GST_ENABLE_HLS_SUPPORT` as web processes will see it (after HostShell's own setting).
+    public var hlsValue: String?
 
     public init(displayName: String? = nil, displayOpens: Bool = false, programs: Set<String> = [], sessionBus: Bool = false,
                 secretServiceProblem: String? = "not checked", notificationServer: Bool = false, screenSaver: Bool = false,
-                gpuRenderNode: Bool = false, userNamespaces: Bool = true, sandboxDisabled: Bool = false) {
+                gpuRenderNode: Bool = false, userNamespaces: Bool = true, sandboxDisabled: Bool = false,
+                mediaElements: Set<String>? = Set(MediaSupport.elements.map(\.name)), hlsValue: String? = "1") {
         self.displayName = displayName; self.displayOpens = displayOpens; self.programs = programs
         self.sessionBus = sessionBus; self.secretServiceProblem = secretServiceProblem
         self.notificationServer = notificationServer; self.screenSaver = screenSaver
         self.gpuRenderNode = gpuRenderNode; self.userNamespaces = userNamespaces; self.sandboxDisabled = sandboxDisabled
+        self.mediaElements = mediaElements; self.hlsValue = hlsValue
     }
 }
 
@@ -116,7 +122,7 @@ public enum MachineReport {
             checks.append(MachineCheck(name: "web-sandbox", status: .missing, found: "no unprivileged user namespaces",
                                        advice: "WebKit's sandbox cannot start: allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, or Docker --security-opt seccomp=unconfined), or set WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS=1 for trusted servers only"))
         }
-        return checks
+        return checks + MediaSupport.checks(present: facts.mediaElements, hlsValue: facts.hlsValue)
     }
 
     /// 0 when HostShell can open its window here (nothing is `missing`), else 1.
