@@ -5,7 +5,7 @@
 # newest of this checkout's .build/debug and .build/release builds, then hostshell on PATH).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-hs=${HOSTSHELL:-$(ls -t "$root"/.build/debug/hostshell "$root"/.build/release/hostshell 2>/dev/null | head -1)}
+hs=${HOSTSHELL:-$(ls -t "$root"/.build/debug/hostshell "$root"/.build/release/hostshell 2>/dev/null | head -1 || true)}
 hs=${hs:-$(command -v hostshell || true)}
 if [ -z "$hs" ] || ! [ -x "$(command -v "$hs" || echo "$hs")" ]; then
   echo "studio-bridge-test: hostshell was not found: build it (scripts/demo or scripts/test), put it on PATH, or set HOSTSHELL=/path/to/hostshell" >&2
