@@ -20,6 +20,10 @@ package final class KioskWindow {
             gtk_window_set_decorated(cast(self.window), 0)
             if let titlebar = gtk_window_get_titlebar(cast(self.window)) { gtk_widget_set_visible(titlebar, 0) }
         }
+        // Full screen, and the monitor's size as its own: with no window manager (a bare X
+        // server, as kiosks and CI run) nobody carries out the full-screen request, and the
+        // window would keep the device's size in a corner of the screen.
+        if let size = Self.monitorSize(of: self.window) { gtk_window_set_default_size(cast(self.window), size.width, size.height) }
         gtk_window_fullscreen(cast(self.window))
         let motion = gtk_event_controller_motion_new()!
         onMotion(motion) { [weak self] in self?.moved() }
@@ -31,6 +35,16 @@ package final class KioskWindow {
     }
 
     var isFullscreen: Bool { gtk_window_is_fullscreen(cast(window)) != 0 }
+
+    /// The size of the display's first monitor (the one a kiosk shows on), in logical pixels.
+    static func monitorSize(of window: WidgetPointer) -> (width: Int32, height: Int32)? {
+        guard let display = gtk_widget_get_display(window), let monitors = gdk_display_get_monitors(display),
+              g_list_model_get_n_items(monitors) > 0, let first = g_list_model_get_item(monitors, 0) else { return nil }
+        defer { g_object_unref(first) }
+        var geometry = GdkRectangle()
+        gdk_monitor_get_geometry(OpaquePointer(first), &geometry)
+        return geometry.width > 0 && geometry.height > 0 ? (geometry.width, geometry.height) : nil
+    }
 
     private func moved() {
         lastMotion = monotonicSeconds()
