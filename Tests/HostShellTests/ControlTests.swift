@@ -360,6 +360,14 @@ struct ControlTests {
         defer { live.finish() }
         let (app, south) = (live.app, live.south)
         _ = try app.state("screen=page", "negotiated=true")
+        // The header's switcher (F10) opens inside the window, not past its left edge.
+        #expect(try app.ctl("action", "switch-server").status == 0)
+        let opened = try app.state("desktop.overlays.0.kind=\"popover\"")
+        let frame = try #require(((opened["desktop"] as? [String: Any])?["overlays"] as? [[String: Any]])?.first)
+        let windowWidth = try #require((opened["window"] as? [String: Any])?["width"] as? Int)
+        #expect((frame["x"] as! Int) >= 0 && (frame["x"] as! Int) + (frame["width"] as! Int) <= windowWidth, "\(frame)")
+        #expect(try app.ctl("action", "switch-server").status == 0)
+        _ = try app.state("desktop.overlays=[]")
         #expect(try app.ctl("eval", #"localStorage.setItem("who", "north"); document.cookie = "session=north; max-age=3600"; true"#).status == 0)
 
         #expect(try app.ctl("switch-server", "south-studio").status == 0)

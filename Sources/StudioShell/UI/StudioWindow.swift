@@ -101,10 +101,15 @@ package final class StudioWindow {
         gtk_widget_set_visible(accountButton, text.isEmpty ? 0 : 1)
     }
 
-    /// Opens the server switcher (F10), when more than one server is saved.
+    /// Opens the server switcher (F10), when more than one server is saved; closes it when it
+    /// is open, as F10 does.
     func openSwitcher() -> Bool {
         guard gtk_widget_get_visible(switcher) != 0 else { return false }
-        gtk_menu_button_popup(cast(switcher))
+        if let popover = gtk_menu_button_get_popover(cast(switcher)), gtk_widget_get_visible(cgtk_widget(UnsafeMutableRawPointer(popover))) != 0 {
+            gtk_menu_button_popdown(cast(switcher))
+        } else {
+            gtk_menu_button_popup(cast(switcher))
+        }
         return true
     }
 
