@@ -27,9 +27,10 @@ public enum StudioControlCommand: Sendable, Equatable {
     case trigger(menuId: String, actionId: String?)
     case menu(actionId: String)
     case menuClose
-    /// Press a header action of the shown sheet; dismiss it (Close).
+    /// Press a header action of the shown sheet; dismiss it (Close); press Retry on a failed one.
     case sheetAction(actionId: String)
     case sheetDismiss
+    case sheetRetry
     /// The saved-servers store changed (`server add`/`remove` say so over the app's instance
     /// socket): read it again and follow it.
     case serversChanged
@@ -53,7 +54,7 @@ public enum StudioControl: ControlVocabulary {
         ControlCommandHelp("scan", "VALUE | --image FILE | --cancel", options: nil),
         ControlCommandHelp("menu-open", "MENU"), ControlCommandHelp("menu", "ACTION"), ControlCommandHelp("menu-close"),
         ControlCommandHelp("trigger", "MENU [ACTION]"),
-        ControlCommandHelp("sheet-action", "ACTION"), ControlCommandHelp("sheet-dismiss"),
+        ControlCommandHelp("sheet-action", "ACTION"), ControlCommandHelp("sheet-dismiss"), ControlCommandHelp("sheet-retry"),
         ControlCommandHelp("servers-changed"),
     ]
 
@@ -77,6 +78,7 @@ public enum StudioControl: ControlVocabulary {
             return .trigger(menuId: try command.string("menu"), actionId: action?.stringValue)
         case "sheet-action": return .sheetAction(actionId: try command.string("action"))
         case "sheet-dismiss": return .sheetDismiss
+        case "sheet-retry": return .sheetRetry
         case "servers-changed": return .serversChanged
         case "scan":
             if object["cancel"]?.boolValue == true { return .scan(.cancel) }
