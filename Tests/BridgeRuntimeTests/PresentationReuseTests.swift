@@ -95,6 +95,21 @@ struct PresentationReuseTests {
         #expect(life.page?.id != 1)
     }
 
+    @Test("a hidden page lost with its process is rebuilt on main's next open, or prewarmed for main's next document")
+    func lostHiddenPage() {
+        // Main lives on (the sheet page had a process of its own): rebuilt on the next open.
+        var alone = T.prewarmed()
+        _ = alone.reduce(.pageFailed(page: 1))
+        #expect(T.made(alone.reduce(.mainReady(true))).isEmpty && alone.rebuildOnOpen)
+        #expect(T.made(alone.reduce(.open(Self.request(1), now: 0))) == [2] && !alone.rebuildOnOpen)
+        // Main's page died with it and reloaded: its new document gets a prewarmed page.
+        var both = T.prewarmed()
+        _ = both.reduce(.pageFailed(page: 1))
+        #expect(T.made(both.reduce(.mainDocumentChanged)).isEmpty && !both.rebuildOnOpen)
+        #expect(T.made(both.reduce(.mainReady(true))) == [2])
+        #expect(both.pagesMade == 2)
+    }
+
     @Test("while a sheet shows, nothing but its own failure or end takes its page")
     func shownPageKept() {
         var life = T.prewarmed()

@@ -135,7 +135,7 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
     /// How many sheet pages were made (each boots Studio once): one for any number of sheets,
     /// unless a page was discarded for one of §6's reasons.
     public private(set) var pagesMade = 0
-    /// The hidden page failed: none is prewarmed; the next open builds one (§6).
+    /// The hidden page failed: none is prewarmed for main's document; its next open builds one (§6).
     public private(set) var rebuildOnOpen = false
     private var nextPageId = 0
 
@@ -158,6 +158,9 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             return []
 
         case .mainDocumentChanged:
+            // Main's new document gets a page prewarmed afresh once it is ready (its process
+            // may be new too, after the one the lost page shared died).
+            rebuildOnOpen = false
             return dismiss()
 
         case .open(let request, let now):

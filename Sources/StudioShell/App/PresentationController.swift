@@ -100,6 +100,7 @@ package final class PresentationController {
         case .hideSheet:
             closeFailed()
             layer?.hide()
+            sheetPage?.web.closeDialog()
         case .showFailure(let failure):
             // The sheet stays with the failed state; its page is let go of next, without it.
             closeFailed()
