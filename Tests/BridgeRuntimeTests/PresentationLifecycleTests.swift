@@ -96,11 +96,17 @@ struct PresentationLifecycleTests {
         let opened = life.reduce(.open(Self.request, now: 10))
         #expect(opened.contains(.showSheet(Self.request)))
         #expect(Self.toSheet(opened) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
+        #expect(opened.contains(.waitForPaint(presentationId: "p1")), "the paint wait starts with the show")
         #expect(Self.toMain(opened) == [.presentationAvailable(false)])
-        #expect(life.reduce(.painted(presentationId: "p1", now: 10.01, seen: true)).isEmpty, "not revealed before Studio accepted the show")
-        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: true)) == [.waitForPaint(presentationId: "p1")])
-        #expect(life.reduce(.painted(presentationId: "p1", now: 10.05, seen: true)) == [.reveal])
-        #expect(life.lastOpen == OpenTiming(milliseconds: (10.05 - 10) * 1000, prewarmed: true))
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.03, seen: true)).isEmpty, "not revealed before Studio accepted the show")
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.04, seen: true)).isEmpty, "one paint counts")
+        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 10.05)) == [.reveal], "painted and accepted: revealed")
+        #expect(life.lastOpen == OpenTiming(milliseconds: (10.05 - 10) * 1000, prewarmed: true), "timed to the later of the two")
+        var answeredFirst = Self.prewarmed()
+        _ = answeredFirst.reduce(.open(Self.request, now: 10))
+        #expect(answeredFirst.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 10.01)).isEmpty, "not before its paint")
+        #expect(answeredFirst.reduce(.painted(presentationId: "p1", now: 10.03, seen: false)) == [.reveal])
+        #expect(answeredFirst.lastOpen == OpenTiming(milliseconds: (10.03 - 10) * 1000, prewarmed: true, painted: false))
         #expect(life.reduce(.open(Self.request, now: 11)).isEmpty, "one sheet at a time")
 
         let dismissed = life.reduce(.dismissRequested)
@@ -116,7 +122,7 @@ struct PresentationLifecycleTests {
     func endings() {
         var refused = Self.prewarmed()
         _ = refused.reduce(.open(Self.request, now: 0))
-        let refusal = refused.reduce(.showAnswered(presentationId: "p1", accepted: false))
+        let refusal = refused.reduce(.showAnswered(presentationId: "p1", accepted: false, now: 0))
         #expect(refusal.first == .showFailure(.refused), "a refused show keeps the sheet, failed (§6)")
         #expect(Self.toMain(refusal).isEmpty)
 
@@ -145,7 +151,7 @@ struct PresentationLifecycleTests {
         #expect(Self.toSheet(life.reduce(.pageReady(page: 1))) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
 
         // Dismissed, the page made on demand goes: nothing is kept without prewarming.
-        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: true))
+        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 0))
         let dismissed = life.reduce(.dismissRequested)
         #expect(Self.discarded(dismissed) == [1] && Self.made(dismissed).isEmpty)
 

@@ -17,7 +17,7 @@ struct PresentationReuseTests {
     /// Opens sheet `n` on a ready page, has Studio accept and paint it; returns every effect.
     static func openAndShow(_ life: inout Life, _ n: Int, size: PresentationSize = .full) -> [Life.Effect] {
         var effects = life.reduce(.open(request(n, size: size), now: Double(n)))
-        effects += life.reduce(.showAnswered(presentationId: "p\(n)", accepted: true))
+        effects += life.reduce(.showAnswered(presentationId: "p\(n)", accepted: true, now: Double(n) + 0.01))
         effects += life.reduce(.painted(presentationId: "p\(n)", now: Double(n) + 0.02, seen: true))
         return effects
     }
@@ -48,7 +48,7 @@ struct PresentationReuseTests {
         old.size = .compact
         _ = Self.openAndShow(&life, 4)
         #expect(life.reduce(.updated(old)).isEmpty, "an old presentationId is ignored")
-        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: false)).isEmpty, "so is an old show's answer")
+        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: false, now: 1)).isEmpty, "so is an old show's answer")
     }
 
     @Test("a sheet opened while the page still boots waits for its ready, then the page stays for the next")
@@ -140,7 +140,7 @@ struct PresentationReuseTests {
             failed = life.reduce(.timerFired(.ready))  // … which never says ready
         case .refused:
             _ = life.reduce(.open(Self.request(1), now: 1))
-            failed = life.reduce(.showAnswered(presentationId: "p1", accepted: false))
+            failed = life.reduce(.showAnswered(presentationId: "p1", accepted: false, now: 1))
         }
         let expected: PresentationFailure = switch kind { case .ended: .ended; case .unavailable: .unavailable; case .refused: .refused }
         #expect(failed.contains(.showFailure(expected)))
@@ -158,7 +158,7 @@ struct PresentationReuseTests {
         #expect(life.shown?.failure == nil && life.shown?.waitingForReady == true)
         #expect(life.reduce(.retryPressed(now: 6)).isEmpty, "Retry only on a failed sheet")
         #expect(T.toSheet(life.reduce(.pageReady(page: failedPage + 1))) == [.showPresentation(presentationId: "p1", path: "/__native/modal/s1")])
-        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: true))
+        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 5.05))
         #expect(life.reduce(.painted(presentationId: "p1", now: 5.1, seen: true)) == [.reveal])
         _ = life.reduce(.dismissRequested)
         #expect(life.page?.id == failedPage + 1 && life.page?.ready == true, "the rebuilt page serves the next sheets")
@@ -169,7 +169,7 @@ struct PresentationReuseTests {
         var life = T.prewarmed()
         _ = life.reduce(.open(Self.request(1, dismissible: false), now: 0))
         #expect(life.reduce(.dismissRequested).isEmpty)
-        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: false))
+        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: false, now: 1))
         let closed = life.reduce(.dismissRequested)
         #expect(T.toSheet(closed).isEmpty)
         #expect(T.toMain(closed).first == .presentationEnded(presentationId: "p1"))

@@ -14,6 +14,10 @@ extension PresentationLifecycle {
         /// The sheet page accepted `presentation/show`; it is revealed once that was painted.
         public var accepted = false
         public var revealed = false
+        /// When the page had painted after taking `presentation/show` (the wait starts with the
+        /// show, so it does not wait for the answer first), and whether the paint was seen.
+        public var paintedAt: Double?
+        public var paintSeen = false
         /// When it was asked for (monotonic seconds) and whether a prewarmed page took it.
         public let openedAt: Double
         public let prewarmed: Bool

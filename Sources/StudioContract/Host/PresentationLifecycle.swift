@@ -1,15 +1,12 @@
 import HostCore
 
-/// The native presentations (sheets) of one main page, from prewarm to discard (CONTRACT.md §4
-/// "Presentations", §6 "built once and reused"), as one pure owner: when a sheet page is wanted,
-/// its 20 s ready limit, the pause after memory pressure, opening on demand, the shown sheet's
-/// header, size and dismissibility, every kind of dismissal, a shown page's failure and Retry,
-/// when the page is discarded, and how long a page let go of is kept for its replies. One page
-/// serves every presentation: after a dismissal it waits, hidden, for the next open; it is
-/// discarded only for §6's reasons (main no longer ready for sheets — catalog withdrawn, a new
-/// document —, `/login` or a sign-out, memory pressure while hidden, its failure, the session
-/// closing). The host makes and drops the sheet page and its widgets and passes page events on;
-/// it decides nothing.
+/// The native presentations (sheets) of one main page (CONTRACT.md §4, §6), as one pure owner:
+/// when a sheet page is wanted, its 20 s ready limit, the pause after memory pressure, opening on
+/// demand, the shown sheet's header, size and dismissibility, every dismissal, a shown page's
+/// failure and Retry, and how long a page let go of is kept for its replies. One page serves
+/// every presentation, waiting hidden between them; it is discarded only for §6's reasons (main
+/// no longer ready — catalog withdrawn, new document —, `/login` or sign-out, memory pressure
+/// while hidden, its failure, the session closing). The host carries out; it decides nothing.
 public struct PresentationLifecycle: Machine, Sendable, Equatable {
     /// A sheet page that is not ready this long after it was made is given up on (§4).
     public static let readyTimeout = 20.0
@@ -52,10 +49,11 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         case open(PresentationOpen, now: Double)
         /// The sheet page `page` said `presentation/ready`.
         case pageReady(page: Int)
-        /// The sheet page answered `presentation/show`: `accepted` is its receiver's `true`.
-        case showAnswered(presentationId: String, accepted: Bool)
-        /// What the sheet page accepted has been painted, at `now` — or the paint wait ran out
-        /// (`seen` false: revealed at the time limit, without Studio's paint seen).
+        /// The sheet page answered `presentation/show` at `now`: `accepted` is its receiver's `true`.
+        case showAnswered(presentationId: String, accepted: Bool, now: Double)
+        /// The sheet page painted after taking `presentation/show`, at `now` — or the paint wait
+        /// ran out (`seen` false: revealed at the time limit, without Studio's paint seen). The
+        /// sheet is revealed once this and the show's acceptance both arrived.
         case painted(presentationId: String, now: Double, seen: Bool)
         /// The sheet page's messages about the sheet shown (stale ids were dropped by its session).
         case updated(PresentationUpdate)
@@ -104,7 +102,8 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         /// The shown sheet's page failed: the sheet stays, saying so, with Retry and Close (it
         /// may always be dismissed now); its page is let go of next.
         case showFailure(PresentationFailure)
-        /// Take the loading mark away once the page has painted what it accepted.
+        /// Report (`.painted`) once the sheet page has painted after the `presentation/show`
+        /// just sent to it (its receiver runs before the wait's frames).
         case waitForPaint(presentationId: String)
         case reveal
         case applyHeader(PresentationHeader, navigation: HeaderNavigation?)
@@ -175,7 +174,7 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             lastSize = request.size
             effects.append(.showSheet(request))
             // Warm: Studio starts drawing while the sheet is built. Otherwise once it is ready.
-            if warm { effects.append(.toSheet(.showPresentation(presentationId: request.presentationId, path: request.path))) }
+            if warm { effects += show(request) }
             return effects
 
         case .pageReady(let id):
@@ -185,25 +184,25 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             if var shown, shown.waitingForReady, shown.failure == nil {
                 shown.waitingForReady = false
                 self.shown = shown
-                effects.append(.toSheet(.showPresentation(presentationId: shown.presentationId, path: shown.request.path)))
+                effects += show(shown.request)
             } else if shown == nil {
                 page?.ready = true
             }
             return effects
 
-        case .showAnswered(let id, let accepted):
+        case .showAnswered(let id, let accepted, let now):
             guard var shown, shown.presentationId == id, !shown.accepted, shown.failure == nil else { return [] }
             guard accepted else { return fail(.refused) }  // the sheet page refused it
             shown.accepted = true
             self.shown = shown
-            return [.waitForPaint(presentationId: id)]
+            return revealIfPainted(now: now)
 
         case .painted(let id, let now, let seen):
-            guard var shown, shown.presentationId == id, shown.accepted, !shown.revealed else { return [] }
-            shown.revealed = true
+            guard var shown, shown.presentationId == id, shown.paintedAt == nil, shown.failure == nil else { return [] }
+            shown.paintedAt = now
+            shown.paintSeen = seen
             self.shown = shown
-            lastOpen = OpenTiming(milliseconds: (now - shown.openedAt) * 1000, prewarmed: shown.prewarmed, painted: seen)
-            return [.reveal]
+            return revealIfPainted(now: now)
 
         case .updated(let update):
             guard var shown, shown.presentationId == update.presentationId, shown.failure == nil else { return [] }
@@ -308,6 +307,22 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             if availableToMain { availableToMain = false; effects.append(.toMain(.presentationAvailable(false))) }
             return effects
         }
+    }
+
+    /// Sends `presentation/show` for `request` and waits for the page's paint after it.
+    private func show(_ request: PresentationOpen) -> [Effect] {
+        [.toSheet(.showPresentation(presentationId: request.presentationId, path: request.path)),
+         .waitForPaint(presentationId: request.presentationId)]
+    }
+
+    /// Reveals the shown sheet once Studio both accepted the show and painted after it; the
+    /// open's timing runs to then (`now`).
+    private mutating func revealIfPainted(now: Double) -> [Effect] {
+        guard var shown, shown.accepted, shown.paintedAt != nil, !shown.revealed else { return [] }
+        shown.revealed = true
+        self.shown = shown
+        lastOpen = OpenTiming(milliseconds: (now - shown.openedAt) * 1000, prewarmed: shown.prewarmed, painted: shown.paintSeen)
+        return [.reveal]
     }
 
     /// Ends the shown sheet: dismissed to the sheet page (which withdraws what it had open),

@@ -263,7 +263,7 @@ extension PresentationController: StudioPageHost {
 
     package func studioPage(_ page: StudioPage, delivered message: HostMessage, accepted: Bool) {
         guard page === sheetPage, case .presentationShow(let presentationId, _) = message else { return }
-        send(.showAnswered(presentationId: presentationId, accepted: accepted))
+        send(.showAnswered(presentationId: presentationId, accepted: accepted, now: monotonicSeconds()))
     }
 
     package func studioPageProcessEnded(_ page: StudioPage, reason: WebKitWebProcessTerminationReason) {
