@@ -172,10 +172,9 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             shown = Shown(request: request, title: request.title, subtitle: request.subtitle, size: request.size,
                           dismissible: request.dismissible, waitingForReady: !warm, openedAt: now, prewarmed: warm)
             lastSize = request.size
-            effects.append(.showSheet(request))
-            // Warm: Studio starts drawing while the sheet is built. Otherwise once it is ready.
+            // Warm: Studio starts drawing first, while the sheet is shown. Otherwise once it is ready.
             if warm { effects += show(request) }
-            return effects
+            return effects + [.showSheet(request)]
 
         case .pageReady(let id):
             guard page?.id == id else { return [] }
