@@ -136,6 +136,13 @@ package final class WebPage {
         shownDialog = dialog.map { webkit_script_dialog_ref($0) }
     }
 
+    /// The page goes out of sight but lives on (a sheet page waiting, hidden, for its next
+    /// presentation): a dialog of WebKit's it has open is answered as if dismissed — nobody
+    /// could answer it, and its process (main's too, when shared) would wait on it.
+    package func closeDialog() {
+        if let shownDialog { webkit_script_dialog_close(shownDialog) }
+    }
+
     /// The owner let go of the page but keeps its document running, hidden, for a moment (a
     /// sheet page until its replies have run): its observer hears nothing more, its questions
     /// are withdrawn, its loading stops, and whatever it asks beyond its document is refused.
