@@ -51,7 +51,13 @@ struct HermesGatewayServeTests {
                                    "session_id": "sess-9", "title": "Approval needed", "body": "Hermes needs your approval"]
         let sent = try Self.post(url, push)
         #expect(sent.status == 200 && sent.json?["ok"] as? Bool == true, "\(sent)")
-        let line = try #require(try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").last)
+        // The stand-in records a push once it has answered it: wait for the line.
+        var lastLine: Substring?
+        _ = waitUntil(timeout: 10) {
+            lastLine = ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").last
+            return lastLine != nil
+        }
+        let line = try #require(lastLine, "the stand-in recorded nothing")
         let recorded = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let headers = try #require(recorded["headers"] as? [String: String])
         #expect(headers == ["apns-topic": "com.example.hermes", "apns-push-type": "alert", "apns-priority": "10", "apns-collapse-id": "sess-9"])

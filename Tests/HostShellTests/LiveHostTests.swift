@@ -100,7 +100,7 @@ struct DemoTourTests {
         #expect(((devices["desktop"] as? [String: Any])?["navigation"] as? [String: Any])?["kind"] as? String == "sidebar")
         let steps = try #require(phone["steps"] as? [[String: Any]])
         #expect(steps.map { $0["name"] as? String } == ["negotiate", "tap-destination", "open-detail", "native-back", "row-menu",
-                                                       "open-sheet", "close-sheet", "fleet-map", "deep-link", "native-alert", "roll-back"])
+                                                       "open-sheet", "second-sheet", "close-sheet", "fleet-map", "deep-link", "native-alert", "roll-back"])
         // The tour ran in the real app: the sheet and the alert were its own, on a throw-away profile.
         #expect((phone["presentation"] as? [String: Any])?["lastOpen"] as? [String: Any] != nil)
         #expect((phone["auth"] as? [String: Any])?["store"] as? String == "file", "the demo never touches the keyring")

@@ -90,15 +90,23 @@ package final class Tour {
         _ = await waitFor(["backBar": .null, "url": .string(base + "/screens")])
 
         _ = await waitFor(["presentation.ready": true, "menus.triggers.0": "row-cafeteria"])
-        await send(.app(AppCommand("menu-open", ["menu": "row-lobby-north"])))
-        await step("row-menu", "a screen row's \"⋯\" opened Studio's native action menu", until: ["menus.open": "row-lobby-north"])
+        // The row's "⋯" is a native button laid over Studio's (§6 anchored menus): a click on it.
+        await send(.app(AppCommand("trigger", ["menu": "row-lobby-north"])))
+        await step("row-menu", "a screen row's \"⋯\" is a native button over Studio's; its click opened Studio's native action menu, anchored there",
+                   until: ["menus.open": "row-lobby-north", "menus.openFrom": "trigger"])
         await send(.app(AppCommand("menu", ["action": "preview"])))
         await step("open-sheet", "Live Preview opened at once in a native \(device == .phone ? "sheet rising from the bottom" : "modal panel") from the prewarmed page",
                    until: ["presentation.shown.revealed": true, "presentation.shown.title": "Lobby north",
                            "presentation.lastOpen.prewarmed": true])
         await send(.app(AppCommand("sheet-dismiss")))
-        await step("close-sheet", "Close ended the sheet and a fresh page was prewarmed",
-                   until: ["presentation.shown": .null, "presentation.ready": true])
+        _ = await waitFor(["presentation.shown": .null, "presentation.ready": true])
+        // A second sheet in a row, on the same page (§6: one presentation page, reused).
+        await send(.app(AppCommand("trigger", ["menu": "row-cafeteria", "action": "preview"])))
+        await step("second-sheet", "a second sheet in a row (Cafeteria's Live Preview) on the same page: no new page booted",
+                   until: ["presentation.shown.revealed": true, "presentation.shown.title": "Cafeteria", "presentation.pageBoots": 1])
+        await send(.app(AppCommand("sheet-dismiss")))
+        await step("close-sheet", "Close ended the sheet; its page stays ready, hidden, for the next one",
+                   until: ["presentation.shown": .null, "presentation.ready": true, "presentation.pageBoots": 1])
 
         // Studio's fleet map, natively: drawn by the points' coordinates (no tiles here).
         await send(.eval(script: "document.getElementById('fleet-map').click(); true"))

@@ -112,7 +112,9 @@ package final class WebPage {
         })
         signals.append(onScriptDialog(view) { [weak self] dialog in
             guard let self else { return false }
-            if self.lettingGo { return true }  // nothing is shown: the dialog ends at once, unanswered
+            // Nothing is shown: the dialog ends at once, unanswered (its process, main's too when
+            // shared, would otherwise wait on a dialog nobody can see).
+            if self.lettingGo || self.outOfSight { return true }
             guard let answer = self.confirmAnswer, webkit_script_dialog_get_dialog_type(dialog) == WEBKIT_SCRIPT_DIALOG_CONFIRM else {
                 self.keep(dialog: dialog)
                 self.probe.dialogShown()
@@ -136,11 +138,11 @@ package final class WebPage {
         shownDialog = dialog.map { webkit_script_dialog_ref($0) }
     }
 
-    /// The page goes out of sight but lives on (a sheet page waiting, hidden, for its next
-    /// presentation): a dialog of WebKit's it has open is answered as if dismissed — nobody
+    /// Out of sight but alive (a sheet page waiting, hidden, for its next presentation): a
+    /// dialog of WebKit's it has open, or opens meanwhile, is answered as if dismissed — nobody
     /// could answer it, and its process (main's too, when shared) would wait on it.
-    package func closeDialog() {
-        if let shownDialog { webkit_script_dialog_close(shownDialog) }
+    package var outOfSight = false {
+        didSet { if outOfSight, let shownDialog { webkit_script_dialog_close(shownDialog) } }
     }
 
     /// The owner let go of the page but keeps its document running, hidden, for a moment (a

@@ -95,12 +95,13 @@ package final class PresentationController {
         case .releasePage(let id): release(id)
         case .showSheet(let request):
             closeFailed()
+            sheetPage?.web.outOfSight = false
             layer?.show(request)
             layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
         case .hideSheet:
             closeFailed()
             layer?.hide()
-            sheetPage?.web.closeDialog()
+            sheetPage?.web.outOfSight = true
         case .showFailure(let failure):
             // The sheet stays with the failed state; its page is let go of next, without it.
             closeFailed()
@@ -137,6 +138,7 @@ package final class PresentationController {
         sheetPage = page
         pageId = id
         page.host = self
+        page.web.outOfSight = true  // it boots hidden; shown by .showSheet
         // It waits laid out at `size`: a page laid out at its sheet's size already paints sooner.
         let layer = InWindowSheet(page: page, style: sizeClass.sheetStyle, overlay: anchor, size: size)
         layer.content.menus.attach(to: page)
