@@ -61,3 +61,43 @@ public enum CapacitorDesktopEntry {
         return marked ? .write : .foreign
     }
 }
+
+/// `hostshell capacitor --uninstall-links`: which desktop entries are HostShell's for Capacitor
+/// apps (marked `X-HostShell-App=…`), and a `mimeapps.list` without the defaults and added
+/// associations that name them — every other line kept as it was.
+public enum CapacitorDesktopLinksRemoval {
+    /// The app id an entry's text is marked with; nil for another program's entry.
+    public static func appId(ofEntry text: String) -> String? {
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let trimmed = line.trimmingSpaces()
+            if trimmed.hasPrefix(CapacitorDesktopEntry.markKey + "=") {
+                let value = trimmed.dropFirst(CapacitorDesktopEntry.markKey.count + 1)
+                return value.isEmpty ? nil : String(value)
+            }
+        }
+        return nil
+    }
+
+    /// `text` (a mimeapps.list) without `entries` in its [Default Applications] and [Added
+    /// Associations] (a line left with none goes; an emptied group stays), and what went, as
+    /// "TYPE" for each association removed; nil when nothing names them.
+    public static func mimeApps(_ text: String, without entries: Set<String>) -> (text: String, removed: [String])? {
+        var group = "", out: [String] = [], removed: [String] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for raw in lines {
+            let line = String(raw)
+            let trimmed = line.trimmingSpaces()
+            if trimmed.hasPrefix("[") { group = trimmed; out.append(line); continue }
+            guard group == "[Default Applications]" || group == "[Added Associations]",
+                  let equals = line.firstIndex(of: "=") else { out.append(line); continue }
+            let type = String(line[..<equals]).trimmingSpaces()
+            let values = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+            let kept = values.filter { !entries.contains($0) }
+            guard kept.count != values.count else { out.append(line); continue }
+            if !removed.contains(type) { removed.append(type) }
+            if kept.isEmpty { continue }
+            out.append(type + "=" + kept.joined(separator: ";") + (line.hasSuffix(";") ? ";" : ""))
+        }
+        return removed.isEmpty ? nil : (out.joined(separator: "\n"), removed)
+    }
+}

@@ -51,6 +51,13 @@ public enum CapacitorLog {
         line(["t": .number(time), "contract": "capacitor", "dir": .string(kind), "message": .string(text)])
     }
 
+    /// A permission question answered (`PermissionCenter.onAnswered`): a replay gives the same
+    /// answer when the question comes again.
+    public static func permission(at time: Double, kinds: [String], granted: Bool, byApp: Bool) -> String {
+        line(["t": .number(time), "contract": "capacitor", "dir": "permission", "kinds": .array(kinds.map(JSONValue.string)),
+              "granted": .bool(granted), "byApp": .bool(byApp)])
+    }
+
     private static func line(_ object: JSONObject) -> String { JSONWriter.string(.object(object)) }
 }
 

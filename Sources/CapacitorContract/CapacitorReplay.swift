@@ -88,3 +88,27 @@ public struct CapacitorReplayCall: Sendable, Equatable {
         return text.contains(BridgeLog.redacted) || text.contains(BridgeLog.shortenedMark)
     }
 }
+
+/// A permission question the recorded session answered (a `"dir": "permission"` record): its
+/// kinds, the answer, and whether it was the app's own question.
+public struct CapacitorReplayPermission: Sendable, Equatable {
+    public var kinds: [String]
+    public var granted: Bool
+    public var byApp: Bool
+
+    public init(kinds: [String], granted: Bool, byApp: Bool) {
+        self.kinds = kinds
+        self.granted = granted
+        self.byApp = byApp
+    }
+
+    /// The answers of a Capacitor bridge log, in order (other records are not answers).
+    public static func parse(_ text: String) -> [CapacitorReplayPermission] {
+        text.split(separator: "\n").compactMap { raw in
+            guard raw.contains("\"permission\""), let object = (try? JSONParser.parse(String(raw), maxDepth: 24))?.objectValue,
+                  object["contract"]?.stringValue == "capacitor", object["dir"]?.stringValue == "permission",
+                  let kinds = object["kinds"]?.arrayValue?.compactMap(\.stringValue), let granted = object["granted"]?.boolValue else { return nil }
+            return CapacitorReplayPermission(kinds: kinds.sorted(), granted: granted, byApp: object["byApp"]?.boolValue ?? false)
+        }
+    }
+}

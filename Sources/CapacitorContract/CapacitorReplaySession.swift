@@ -26,6 +26,8 @@ public struct CapacitorReplaySession: Machine, Sendable, Equatable {
         /// The host sent the page a result (`CapacitorResult.json`), for any callback id.
         case answered(JSONValue)
         case timerFired(Timer)
+        /// The app asks a permission question (its kinds' names), waiting for an answer.
+        case questionOpened(kinds: [String], byApp: Bool)
     }
 
     public enum Effect: Sendable, Equatable {
@@ -34,6 +36,8 @@ public struct CapacitorReplaySession: Machine, Sendable, Equatable {
         case timer(TimerCommand<Timer>)
         /// A line for the person.
         case report(String)
+        /// Answer the open permission question as the recorded session did.
+        case answerQuestion(grant: Bool)
         /// Done: true when every call was answered as recorded.
         case finish(success: Bool)
     }
@@ -44,6 +48,8 @@ public struct CapacitorReplaySession: Machine, Sendable, Equatable {
 
     public let calls: [CapacitorReplayCall]
     public let verbose: Bool
+    /// The recorded permission answers not given yet, in order.
+    public private(set) var permissions: [CapacitorReplayPermission]
     public private(set) var timers = TimerSet<Timer>()
     /// The call being replayed; nil before the page shows and after the last.
     public private(set) var current: Int?
@@ -56,9 +62,10 @@ public struct CapacitorReplaySession: Machine, Sendable, Equatable {
     /// Which calls were answered as recorded, by index, once judged.
     public private(set) var verdicts: [Int: Bool] = [:]
 
-    public init(calls: [CapacitorReplayCall], verbose: Bool = false) {
+    public init(calls: [CapacitorReplayCall], verbose: Bool = false, permissions: [CapacitorReplayPermission] = []) {
         self.calls = calls
         self.verbose = verbose
+        self.permissions = permissions
     }
 
     /// The callback id the replay gives call `index` ("-1" stays: nobody waits).
@@ -97,6 +104,16 @@ public struct CapacitorReplaySession: Machine, Sendable, Equatable {
                 answers[index, default: []].append(BridgeLog.redact(.object(object)))
             }
             return index == current ? judgeIfAnswered() : []
+        case .questionOpened(let kinds, let byApp):
+            let asked = kinds.sorted()
+            let words = asked.joined(separator: " and ")
+            guard let index = permissions.firstIndex(where: { $0.kinds == asked && $0.byApp == byApp }) else {
+                return [.report("hostshell replay: the app asks for \(words), which the log records no answer for: it stays unanswered"
+                                + " (record the session again with this HostShell, which logs permission answers)")]
+            }
+            let answer = permissions.remove(at: index)
+            return (verbose ? [.report("answered \(words): \(answer.granted ? "granted" : "denied"), as recorded")] : [])
+                + [.answerQuestion(grant: answer.granted)]
         case .timerFired(let timer):
             guard timers.fire(timer) else { return [] }
             switch timer {

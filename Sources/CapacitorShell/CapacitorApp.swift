@@ -92,6 +92,10 @@ package final class CapacitorApp: HostedApp {
                                  inForeground: { foregroundRef?() }, permissions: page.web.permissions,
                                  page: { [weak page] in page?.web }, notificationOpened: { openedRef?($0) })
         }
+        // Every permission answer is logged, so a replay can answer the question as it was.
+        page.web.permissions.onAnswered = { [environment] kinds, grant, byApp in
+            environment.record(CapacitorLog.permission(at: wallClockSeconds(), kinds: kinds.map(\.rawValue), granted: grant, byApp: byApp))
+        }
         let settings = webkit_web_view_get_settings(page.view)
         webkit_settings_set_user_agent(settings, launch.device.userAgent)
         if inspector { webkit_settings_set_enable_developer_extras(settings, 1) }

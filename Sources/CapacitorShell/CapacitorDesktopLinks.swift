@@ -47,6 +47,41 @@ package enum CapacitorDesktopLinks {
         return .object(state)
     }
 
+    /// `capacitor --uninstall-links`: removes every entry HostShell wrote for a Capacitor app
+    /// (marked `X-HostShell-App`) and the desktop's defaults and associations naming them (in
+    /// `$XDG_CONFIG_HOME/mimeapps.list` and the older `applications/mimeapps.list`); says what
+    /// went. Nothing to remove is not an error.
+    static func uninstallAll() -> Int32 {
+        var names: Set<String> = []
+        var failed = false
+        for name in DirectoryNames.of(directory).sorted() where name.hasSuffix(".desktop") {
+            let path = directory + "/" + name
+            guard let bytes = try? FileReading.bytes(path, limit: 1 << 20),
+                  let appId = CapacitorDesktopLinksRemoval.appId(ofEntry: String(decoding: bytes, as: UTF8.self)) else { continue }
+            if unlink(path) == 0 {
+                names.insert(name)
+                printOut("removed \(TerminalText.escaped(path)) (the links of \(TerminalText.escaped(appId)))")
+            } else {
+                failed = true
+                printError("hostshell: could not remove \(TerminalText.escaped(path)): \(String(cString: strerror(errno))); remove it yourself")
+            }
+        }
+        let lists = [String(cString: g_get_user_config_dir()) + "/mimeapps.list", directory + "/mimeapps.list"]
+        for list in lists {
+            guard !names.isEmpty, let bytes = try? FileReading.bytes(list, limit: 1 << 20),
+                  let changed = CapacitorDesktopLinksRemoval.mimeApps(String(decoding: bytes, as: UTF8.self), without: names) else { continue }
+            do throws(UsageError) {
+                try AtomicFile.write(Array(changed.text.utf8), to: list, what: "the desktop's default apps")
+                printOut("removed from \(TerminalText.escaped(list)): \(changed.removed.joined(separator: ", "))")
+            } catch {
+                failed = true
+                printError("hostshell: \(error.message)")
+            }
+        }
+        if names.isEmpty { printOut("no Capacitor app's link entry to remove in \(TerminalText.escaped(directory))") } else { refreshDatabase() }
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+
     /// `update-desktop-database -q DIR` when it is on PATH; nothing waits for it.
     private static func refreshDatabase() {
         guard let program = takeGString(g_find_program_in_path("update-desktop-database")) else { return }

@@ -14,8 +14,9 @@ package final class CapacitorReplayRun {
     private let done: (Int32) -> Void
     private lazy var timers = TimerBank<CapacitorReplaySession.Timer> { [weak self] timer in self?.apply(.timerFired(timer)) }
 
-    init(calls: [CapacitorReplayCall], verbose: Bool, app: CapacitorApp, done: @escaping (Int32) -> Void) {
-        session = CapacitorReplaySession(calls: calls, verbose: verbose)
+    init(calls: [CapacitorReplayCall], verbose: Bool, permissions: [CapacitorReplayPermission], app: CapacitorApp,
+         done: @escaping (Int32) -> Void) {
+        session = CapacitorReplaySession(calls: calls, verbose: verbose, permissions: permissions)
         self.app = app
         self.done = done
     }
@@ -27,6 +28,10 @@ package final class CapacitorReplayRun {
         app.lifecycleEvent(.drivenBy(.replay))
         app.page.onResult = { [weak self] result in self?.apply(.answered(result.json)) }
         app.onScreenChanged = { [weak self] in self?.screenChanged() }
+        // A question the recorded session answered gets the same answer (as `ctl permission`).
+        app.page.web.permissions.onOpened = { [weak self] question in
+            self?.apply(.questionOpened(kinds: question.kinds.map(\.rawValue), byApp: question.byApp))
+        }
         apply(.start(readyWithin: timeout))
     }
 
@@ -44,8 +49,10 @@ package final class CapacitorReplayRun {
             case .post(let message): post(message)
             case .timer(let command): timers.perform(command)
             case .report(let line): printOut(line)
+            case .answerQuestion(let grant): _ = app.page.web.permissions.controlAnswer(grant)
             case .finish(let success):
                 app.page.onResult = nil
+                app.page.web.permissions.onOpened = nil
                 done(success ? ExitCode.success : ExitCode.failure)
             }
         }

@@ -58,7 +58,7 @@ enum CommandCatalog {
         CommandSpec("open", usage: ["open [SERVER-ID] [OPTIONS]"],
                     summary: "Open a saved server's Studio in the app window, with its own website data.",
                     options: openOptions),
-        CommandSpec("capacitor", usage: ["capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]"],
+        CommandSpec("capacitor", usage: ["capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]", "capacitor --uninstall-links"],
                     summary: "Run a Capacitor app as its iOS shell does: its bundle from capacitor://localhost (or a dev\nserver), the Capacitor runtime and plugins, its own profile per app id.",
                     options: Array(capacitorApp.prefix(5)) + [OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL")]
                         + capacitorApp.suffix(1) + [credentialStore, device,
@@ -69,7 +69,8 @@ enum CommandCatalog {
                               timeout,
                               OptionSpec("--kiosk", "run unattended: full screen, failures retried, nothing handed out"),
                               OptionSpec("--chrome", "with --kiosk: keep the header bar"),
-                              OptionSpec("--cursor-timeout", value: "SECONDS", "with --kiosk: hide the pointer after this long without movement")]),
+                              OptionSpec("--cursor-timeout", value: "SECONDS", "with --kiosk: hide the pointer after this long without movement"),
+                              OptionSpec("--uninstall-links", "remove the desktop entries HostShell wrote for Capacitor apps' links, and their defaults")]),
         CommandSpec("kiosk", usage: ["kiosk [SERVER-ID] [--chrome] [--cursor-timeout S] [OPTIONS]"],
                     summary: "Run a saved server's Studio unattended: full screen, no native chrome, pointer hidden,\nfailures retried, screen kept awake.",
                     options: [OptionSpec("--chrome", "show the native chrome (tabs or sidebar)"),

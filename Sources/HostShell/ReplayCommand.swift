@@ -49,7 +49,7 @@ enum ReplayCommand {
         case .capacitor:
             let calls = try CapacitorReplayCall.parse(text).mapError { UsageError("\(path): \($0.message)") }.get()
             guard !calls.isEmpty else { throw UsageError("\(path) has no plugin calls to replay") }
-            return try CapacitorCommand.run(rest, plugins: .withHomeSec, replay: (calls, verbose))
+            return try CapacitorCommand.run(rest, plugins: .withHomeSec, replay: (calls, verbose, CapacitorReplayPermission.parse(text)))
         }
     }
 }

@@ -81,7 +81,7 @@ struct CapacitorReplayTests {
                     if let results = answer(posted.count - 1, object) { queue += results.map { .answered($0.json) } } else { queue.append(.timerFired(.answer)) }
                 case .report(let line): reports.append(line)
                 case .finish(let ok): success = ok
-                case .timer: break
+                case .timer, .answerQuestion: break
                 }
             }
         }
@@ -156,4 +156,26 @@ struct CapacitorReplayTests {
         #expect(unsent.reduce(.postFailed("the page is gone")).contains(.report("DIFF line 1 App.getState: not sent (the page is gone)")))
         #expect(unsent.current == 1)
     }
+
+    @Test("a permission question the log answered is answered the same, in order, per kind; one it did not answer is said")
+    func permissionAnswers() {
+        let text = Self.log + [
+            CapacitorLog.permission(at: 8, kinds: ["notifications"], granted: true, byApp: true),
+            CapacitorLog.permission(at: 9, kinds: ["geolocation"], granted: false, byApp: false),
+            CapacitorLog.permission(at: 10, kinds: ["notifications"], granted: false, byApp: true),
+        ].joined(separator: "\n") + "\n"
+        let recorded = CapacitorReplayPermission.parse(text)
+        #expect(recorded == [.init(kinds: ["notifications"], granted: true, byApp: true), .init(kinds: ["geolocation"], granted: false, byApp: false),
+                             .init(kinds: ["notifications"], granted: false, byApp: true)])
+        #expect(BridgeLogKind.detect(text) == .success(.capacitor))
+        #expect((try? CapacitorReplayCall.parse(text).get())?.count == (try? CapacitorReplayCall.parse(Self.log).get())?.count, "answers are not calls")
+        var session = CapacitorReplaySession(calls: [], verbose: true, permissions: recorded)
+        #expect(session.reduce(.questionOpened(kinds: ["notifications"], byApp: true))
+                == [.report("answered notifications: granted, as recorded"), .answerQuestion(grant: true)])
+        #expect(session.reduce(.questionOpened(kinds: ["geolocation"], byApp: false)).last == .answerQuestion(grant: false))
+        #expect(session.reduce(.questionOpened(kinds: ["notifications"], byApp: true)).last == .answerQuestion(grant: false))
+        let none = session.reduce(.questionOpened(kinds: ["notifications"], byApp: true))
+        #expect(none.count == 1 && { if case .report(let line) = none[0] { line.contains("records no answer") } else { false } }())
+    }
 }
+

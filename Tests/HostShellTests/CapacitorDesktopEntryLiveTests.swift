@@ -46,4 +46,49 @@ struct CapacitorDesktopEntryLiveTests {
         _ = try cold.state("screen=page", "app.desktopEntry.written=false", timeout: 60)
         #expect(try cold.evalWhen("window.__test.launchUrl") as? String == "hstest://cold/desktop")
     }
+
+    @Test("capacitor --uninstall-links removes the entries it wrote and the defaults naming them, leaves another program's, and says so")
+    func uninstallLinks() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let applications = home.root.appendingPathComponent("data/applications")
+        let file = applications.appendingPathComponent("dev.hostshell.testapp.desktop")
+        do {
+            let app = try RunningApp(home: home, arguments: [CapacitorLiveTests.project, "--link-scheme", "hstest"], command: "capacitor")
+            defer { app.stop() }
+            _ = try app.state("screen=page", "app.desktopEntry.written=true", timeout: 60)
+        }
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        // Another program's entry, and the defaults the person set (one HostShell's, one not).
+        let foreign = applications.appendingPathComponent("other.desktop")
+        try Data("[Desktop Entry]\nType=Application\nName=Other\nExec=/bin/true %u\nMimeType=x-scheme-handler/other;\n".utf8).write(to: foreign)
+        let config = home.root.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let mimeapps = config.appendingPathComponent("mimeapps.list")
+        try Data("""
+            [Default Applications]
+            x-scheme-handler/hstest=dev.hostshell.testapp.desktop
+            x-scheme-handler/other=other.desktop
+
+            [Added Associations]
+            x-scheme-handler/hstest=dev.hostshell.testapp.desktop;other.desktop;
+
+            """.utf8).write(to: mimeapps)
+
+        let removed = try HostShellBinary.run(["capacitor", "--uninstall-links"], environment: home.environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("removed \(file.path)") && removed.stdout.contains("dev.hostshell.testapp")
+                && removed.stdout.contains("x-scheme-handler/hstest"), "\(removed.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(FileManager.default.fileExists(atPath: foreign.path), "another program's entry stays")
+        let left = try String(contentsOf: mimeapps, encoding: .utf8)
+        #expect(left == "[Default Applications]\nx-scheme-handler/other=other.desktop\n\n[Added Associations]\nx-scheme-handler/hstest=other.desktop;\n", "\(left)")
+
+        let nothing = try HostShellBinary.run(["capacitor", "--uninstall-links"], environment: home.environment)
+        #expect(nothing.status == 0 && nothing.stdout.contains("no Capacitor app's link entry to remove"), "\(nothing.stdout)")
+        let mixed = try HostShellBinary.run(["capacitor", "--uninstall-links", "--check"], environment: home.environment)
+        #expect(mixed.status == 2 && mixed.stderr.contains("--uninstall-links takes no other arguments"), "\(mixed.stderr)")
+        let help = try HostShellBinary.run(["capacitor", "--help"], environment: home.environment)
+        #expect(help.status == 0 && help.stdout.contains("--uninstall-links"))
+    }
 }

@@ -61,4 +61,50 @@ struct CapacitorReplayLiveTests {
         let studioFlag = try HostShellBinary.run(["replay", log.path, "--credential-store", "secret-service"], environment: home.environment)
         #expect(studioFlag.status == 2 && studioFlag.stderr.contains("Capacitor app's log does not take --credential-store"), "\(studioFlag.stderr)")
     }
+
+    @Test("a permission question the recorded session answered gets the same answer in the replay, not a 10 s wait")
+    func permissionAnswered() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
+        let log = home.root.appendingPathComponent("capacitor-bridge.log")
+        let reference = try ReferenceCapacitorApp(home: home, extra: ["--bridge-log", log.path])
+        do {
+            defer { reference.stop() }
+            let ask = "referenceApp.run('perm', () => Capacitor.nativePromise('PushNotifications', 'requestPermissions', {}))"
+            #expect(try reference.app.ctl("eval", ask).status == 0)
+            _ = try reference.app.state(#"permissions.pending.kinds=["notifications"]"#)
+            #expect(try reference.app.ctl("permission", "grant").status == 0)
+            _ = try reference.page("referenceApp.state.results['perm'] && !referenceApp.state.results['perm'].pending")
+        }
+        let recorded = try String(contentsOf: log, encoding: .utf8)
+        #expect(recorded.contains(#""dir":"permission""#) && recorded.contains(#""granted":true"#), "the answer is logged")
+        let inactive = recorded.split(separator: "\n").filter { $0.contains(#""methodName":"getState""#) && $0.contains(#""isActive":false"#) }.count
+
+        func replay(_ text: String) throws -> HostShellBinary.Run {
+            let file = home.root.appendingPathComponent("replayed-\(UUID().uuidString.prefix(6)).log")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return try HostShellBinary.run(["replay", file.path, ReferenceCapacitorApp.project, "--app-id", reference.appId, "--verbose"],
+                                           environment: home.environment)
+        }
+        let same = try replay(recorded)
+        #expect(same.status == (inactive == 0 ? 0 : 1), "\(same.stdout)\n\(same.stderr)")
+        #expect(same.stdout.contains("answered notifications: granted, as recorded"), "\(same.stdout)")
+        #expect(same.stdout.split(separator: "\n").contains { $0.hasPrefix("same line") && $0.hasSuffix("PushNotifications.requestPermissions") }, "\(same.stdout)")
+        #expect(same.stdout.split(separator: "\n").filter { $0.hasPrefix("DIFF") }.allSatisfy { $0.hasSuffix("App.getState") }, "\(same.stdout)")
+
+        // The log says denied: the replay denies, so the app's answer is not the recorded one.
+        let denied = recorded.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.contains(#""dir":"permission""#) ? line.replacingOccurrences(of: #""granted":true"#, with: #""granted":false"#) : String(line)
+        }.joined(separator: "\n")
+        let differs = try replay(denied)
+        #expect(differs.status == 1 && differs.stdout.contains("answered notifications: denied, as recorded"), "\(differs.stdout)")
+        #expect(differs.stdout.contains("PushNotifications.requestPermissions") && differs.stdout.contains("denied"), "\(differs.stdout)")
+
+        // A log without the answer (an older HostShell's): the replay says why the call waits.
+        let unanswered = recorded.split(separator: "\n").filter { !$0.contains(#""dir":"permission""#) }.joined(separator: "\n") + "\n"
+        let waits = try replay(unanswered)
+        #expect(waits.status == 1 && waits.stdout.contains("which the log records no answer for"), "\(waits.stdout)")
+    }
 }
+

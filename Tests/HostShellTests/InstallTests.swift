@@ -72,6 +72,59 @@ struct InstallTests {
         #expect(wrong.status == 2 && wrong.stderr.contains("unknown argument \"--prefx\""))
     }
 
+    /// Every path under `root` (folders marked with a slash), sorted, with the mimeapps.list's text.
+    static func listing(_ root: URL) -> [String] {
+        var paths: [String] = []
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let folder = (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
+            paths.append(String(url.path.dropFirst(root.path.count)) + (folder ? "/" : ""))
+        }
+        return paths.sorted()
+    }
+
+    @Test("install then uninstall leaves the home as it was: the folders that were there stay, the ones install made go, and the tilecast-ios: default it set is gone",
+          .enabled(if: ["/usr/bin/gio", "/usr/bin/xdg-mime"].contains { FileManager.default.isExecutableFile(atPath: $0) }, "install sets the links default with xdg-mime or gio"))
+    func uninstallIsExact() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["HOME"] = home.root.path
+        let data = home.root.appendingPathComponent("data"), config = home.root.appendingPathComponent("config")
+        // The person's own: an applications folder with an entry, and a default for another type.
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("applications"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("[Desktop Entry]\nType=Application\nName=Other\nExec=/bin/true\n".utf8).write(to: data.appendingPathComponent("applications/other.desktop"))
+        let mimeapps = config.appendingPathComponent("mimeapps.list")
+        let theirs = "[Default Applications]\ntext/plain=other.desktop\n"
+        try Data(theirs.utf8).write(to: mimeapps)
+        let before = Self.listing(home.root)
+
+        let script = HostShellBinary.root.appendingPathComponent("scripts/install").path
+        let installed = try Self.run(script, ["--binary", HostShellBinary.url.path], environment)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let set = try String(contentsOf: mimeapps, encoding: .utf8)
+        #expect(set.contains("x-scheme-handler/tilecast-ios=hostshell-links.desktop"), "install made HostShell the links' handler: \(set)")
+        #expect(Self.listing(home.root) != before)
+        // Installing again (an update) keeps the record of what the first install made.
+        #expect(try Self.run(script, ["--binary", HostShellBinary.url.path], environment).status == 0)
+
+        let removed = try Self.run(script, ["--uninstall"], environment)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(Self.listing(home.root) == before, "the home is as it was before install")
+        let after = try String(contentsOf: mimeapps, encoding: .utf8)
+        #expect(!after.contains("tilecast-ios"), "the default install set is gone: \(after)")
+        #expect(after == theirs, "the person's own defaults are untouched: \(after)")
+
+        // A default the person chose since install is theirs: uninstall leaves it.
+        #expect(try Self.run(script, ["--binary", HostShellBinary.url.path], environment).status == 0)
+        var chosen = try String(contentsOf: mimeapps, encoding: .utf8)
+        chosen = chosen.replacingOccurrences(of: "x-scheme-handler/tilecast-ios=hostshell-links.desktop\n", with: "x-scheme-handler/tilecast-ios=other.desktop\n")
+        try Data(chosen.utf8).write(to: mimeapps)
+        #expect(try Self.run(script, ["--uninstall"], environment).status == 0)
+        #expect(try String(contentsOf: mimeapps, encoding: .utf8).contains("x-scheme-handler/tilecast-ios=other.desktop"))
+    }
+
     static func checks(_ run: HostShellBinary.Run) throws -> [String: String] {
         let line = try #require(run.stdout.split(separator: "\n").last { $0.hasPrefix("{") })
         let report = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -11,7 +11,11 @@ extension CapacitorCommand {
     /// starts from the same empty state — headless when there is no display, and exit with its
     /// verdict.
     /// `plugins`: Capacitor's own and the app's, as the executable registers them.
-    package static func run(_ arguments: [String], plugins: CapacitorPluginSet, replay: (calls: [CapacitorReplayCall], verbose: Bool)? = nil) throws(UsageError) -> Int32 {
+    package static func run(_ arguments: [String], plugins: CapacitorPluginSet, replay: (calls: [CapacitorReplayCall], verbose: Bool, permissions: [CapacitorReplayPermission])? = nil) throws(UsageError) -> Int32 {
+        if arguments.contains("--uninstall-links") {
+            guard arguments == ["--uninstall-links"], replay == nil else { throw UsageError("--uninstall-links takes no other arguments") }
+            return MainActor.assumeIsolated { CapacitorDesktopLinks.uninstallAll() }
+        }
         guard var options = try parse(arguments) else {
             printOut(usage)
             return ExitCode.success
@@ -89,7 +93,7 @@ extension CapacitorCommand {
             var replaying: CapacitorReplayRun?
             var booting: CapacitorBootWatch?
             if let replay {
-                let run = CapacitorReplayRun(calls: replay.calls, verbose: replay.verbose, app: app) { code in
+                let run = CapacitorReplayRun(calls: replay.calls, verbose: replay.verbose, permissions: replay.permissions, app: app) { code in
                     exitCode = code
                     g_main_loop_quit(loop)
                 }

@@ -62,6 +62,11 @@ package enum CapacitorCommand {
                                   without a display
           --timeout SECONDS       how long --check waits (default 30)
           --help                  this help
+
+        usage: hostshell capacitor --uninstall-links
+          removes every desktop entry HostShell wrote for a Capacitor app's links
+          ($XDG_DATA_HOME/applications/APP-ID.desktop, marked X-HostShell-App) and the
+          desktop's defaults naming them (mimeapps.list); says what it removed
         """
 
     package struct Options {

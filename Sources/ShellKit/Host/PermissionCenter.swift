@@ -31,6 +31,7 @@ package final class PermissionCenter {
     }
     private struct Waiting {
         let asker: Asker
+        let kinds: [PermissionKind]
         weak var page: WebPage?
         let server: String
     }
@@ -39,6 +40,11 @@ package final class PermissionCenter {
     private var waiting: [Int: Waiting] = [:]
     private var lastId = 0
     private var prompt: PermissionPrompt?
+    /// A question was answered (however: remembered, a person, `ctl`, no one to ask), for the
+    /// bridge log: its kinds, the answer, and whether it was the app's own question.
+    package var onAnswered: (@MainActor (_ kinds: [PermissionKind], _ grant: Bool, _ byApp: Bool) -> Void)?
+    /// A question is open now (waiting for a person or `ctl permission`), for a replay to answer.
+    package var onOpened: (@MainActor (PermissionMachine.Question) -> Void)?
 
     private init(file: String?, attended: Bool) {
         self.file = file
@@ -73,7 +79,7 @@ package final class PermissionCenter {
     func ask(_ request: OpaquePointer, kinds: [PermissionKind], from page: WebPage) {
         lastId += 1
         g_object_ref(UnsafeMutableRawPointer(request))
-        waiting[lastId] = Waiting(asker: .webKit(request), page: page, server: page.trust.name)
+        waiting[lastId] = Waiting(asker: .webKit(request), kinds: kinds, page: page, server: page.trust.name)
         run(.asked(id: lastId, kinds: kinds))
     }
 
@@ -82,7 +88,7 @@ package final class PermissionCenter {
     package func askForApp(_ kinds: [PermissionKind], heading: String, body: String, from page: WebPage?,
                            answer: @escaping @MainActor (Bool) -> Void) {
         lastId += 1
-        waiting[lastId] = Waiting(asker: .app(heading: heading, body: body, answer: answer), page: page, server: page?.trust.name ?? "")
+        waiting[lastId] = Waiting(asker: .app(heading: heading, body: body, answer: answer), kinds: kinds, page: page, server: page?.trust.name ?? "")
         run(.appAsked(id: lastId, kinds: kinds))
     }
 
@@ -108,7 +114,9 @@ package final class PermissionCenter {
     private func run(_ event: PermissionMachine.Event) {
         // The prompt's surface goes once no prompt is left after the event (a next prompt
         // shown by it takes the surface over first: the app does not flicker active).
+        let before = machine.open?.id
         if loop.send(event, perform: { perform($0) }), prompt == nil { cover(nil) }
+        if let open = machine.open, open.id != before { onOpened?(open) }
     }
 
     /// The surface over `page` is now the prompt `id`'s (nil: none): the new one is shown before
@@ -124,6 +132,8 @@ package final class PermissionCenter {
         switch effect {
         case .answer(let id, let grant):
             guard let entry = waiting.removeValue(forKey: id) else { return }
+            let byApp = if case .app = entry.asker { true } else { false }
+            onAnswered?(Array(Set(entry.kinds)).sorted(), grant, byApp)
             switch entry.asker {
             case .webKit(let request): finish(request, grant: grant)
             case .app(_, _, let answer): answer(grant)
