@@ -46,6 +46,8 @@ extension CapacitorCommand {
         if let throwAway { printError("hostshell replay: on a throw-away profile (\(throwAway)), removed at the end") }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
+        NoSessionBus.keepAbsent()
         let display = (options.check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         let attended = display == nil && replay == nil  // a replay asks no one

@@ -83,8 +83,8 @@ package struct SecretServiceStore {
     /// Why there is no session bus to ask, or nil when there is one (its address in the
     /// environment, or the user's bus socket).
     package static func missingSessionBus() -> String? {
-        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return nil }
-        if let runtime = getenv("XDG_RUNTIME_DIR"), access(String(cString: runtime) + "/bus", F_OK) == 0 { return nil }
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0, !NoSessionBus.isAbsent { return nil }
+        if !NoSessionBus.isAbsent, let runtime = getenv("XDG_RUNTIME_DIR"), access(String(cString: runtime) + "/bus", F_OK) == 0 { return nil }
         return "no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run under dbus-run-session, or use --credential-store file"
     }
 

@@ -84,6 +84,8 @@ package enum OpenCommand {
         }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
+        NoSessionBus.keepAbsent()
         let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         let attended = display == nil
