@@ -5,10 +5,14 @@ import Foundation
 /// `NotificationServerStandIn` makes one): an empty, unlocked default collection that answers
 /// libsecret's probe and lookups — except a search for the server `holding`, which it never
 /// answers, as a keyring whose prompt nobody sees never does. The app's synchronous call then
-/// blocks its main thread: the real situation of issue 32 item 1, without a keyring.
+/// blocks its main thread: the real situation of issue 32 item 1, without a keyring. With
+/// `holdingWrites`, it never answers a write either (`CreateItem`), as a keyring whose "new
+/// password" prompt is up and unanswered.
 final class SecretServiceStandIn: @unchecked Sendable {
     let address: String
     let holding: String
+    let holdingWrites: Bool
+    private var writesHeld = 0
     private let daemon: Process
     private let lock = NSLock()
     private var heldCount = 0
@@ -29,6 +33,8 @@ final class SecretServiceStandIn: @unchecked Sendable {
           </interface>
           <interface name="org.freedesktop.Secret.Collection">
             <method name="SearchItems"><arg type="a{ss}" direction="in"/><arg type="ao" direction="out"/></method>
+            <method name="CreateItem"><arg type="a{sv}" direction="in"/><arg type="(oayays)" direction="in"/><arg type="b" direction="in"/>
+              <arg type="o" direction="out"/><arg type="o" direction="out"/></method>
             <property name="Items" type="ao" access="read"/>
             <property name="Label" type="s" access="read"/>
             <property name="Locked" type="b" access="read"/>
@@ -40,8 +46,9 @@ final class SecretServiceStandIn: @unchecked Sendable {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    init(holding: String) throws {
+    init(holding: String, holdingWrites: Bool = false) throws {
         self.holding = holding
+        self.holdingWrites = holdingWrites
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--session", "--nofork", "--print-address=1"]
@@ -64,6 +71,8 @@ final class SecretServiceStandIn: @unchecked Sendable {
 
     /// How many calls it holds unanswered.
     var held: Int { lock.withLock { heldCount } }
+    /// How many writes it holds unanswered.
+    var heldWrites: Int { lock.withLock { writesHeld } }
 
     func stop() {
         lock.withLock { running = false }
@@ -99,6 +108,11 @@ final class SecretServiceStandIn: @unchecked Sendable {
                                                            vtable, me, nil, &error)
         if registered != 0 {
             registered = g_dbus_connection_register_object(connection, Self.collection, node.pointee.interfaces[1], vtable, me, nil, &error)
+        }
+        if registered != 0 {
+            // libsecret writes to the default collection through its alias's path.
+            registered = g_dbus_connection_register_object(connection, "/org/freedesktop/secrets/aliases/default", node.pointee.interfaces[1],
+                                                           vtable, me, nil, &error)
         }
         var name: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.secrets"), g_variant_new_uint32(4)]
         let reply = registered == 0 ? nil : g_dbus_connection_call_sync(
@@ -149,6 +163,9 @@ final class SecretServiceStandIn: @unchecked Sendable {
             }
             // Nothing saved: the service answers (unlocked, locked), a collection its items.
             values = invocationIsCollection(invocation) ? [Self.paths([])] : [Self.paths([]), Self.paths([])]
+        case "CreateItem" where holdingWrites:
+            lock.withLock { writesHeld += 1 }
+            return
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", method)
             return

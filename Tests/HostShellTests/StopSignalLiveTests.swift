@@ -59,4 +59,23 @@ struct StopSignalLiveTests {
         let log = String(decoding: (try? Data(contentsOf: app.logFile)) ?? Data(), as: UTF8.self)
         #expect(!log.contains("ending at once"))
     }
+
+    @Test("issue 32 item 1: while the keyring's prompt is up (a write it does not answer), the app keeps answering ctl and shows the signed-in page")
+    func promptDoesNotFreeze() throws {
+        let keyring = try SecretServiceStandIn(holding: "", holdingWrites: true)
+        defer { keyring.stop() }
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer(extra: ["--require-sign-in", "--auto-approve"])
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--credential-store", "secret-service"],
+                                 environment: ["DBUS_SESSION_BUS_ADDRESS": keyring.address])
+        defer { app.stop() }
+        // The sign-in ends with the credential written to the keyring, which never answers.
+        #expect(waitUntil(timeout: 30) { keyring.heldWrites > 0 }, "the app wrote its credential to the keyring")
+        let state = try app.state("screen=page", "auth.credential=true", timeout: 20)
+        #expect(state["screen"] as? String == "page", "ctl answers and the page shows while the write waits")
+        #expect(keyring.heldWrites == 1)
+    }
 }
