@@ -50,12 +50,16 @@ extension CapacitorCommand {
         if let throwAway { printError("hostshell replay: on a throw-away profile (\(throwAway)), removed at the end") }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
+        NoSessionBus.keepAbsent()
         let display = (options.check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         let attended = display == nil && replay == nil  // a replay asks no one
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
+            // SIGTERM and Ctrl+C end the loop; a main thread that does not answer is ended anyway.
+            StopSignals.install { g_main_loop_quit(loop) }
             var log: LogFile?
             if let bridgeLog = options.bridgeLog {
                 do throws(UsageError) { log = try LogFile(path: bridgeLog, option: "--bridge-log") } catch { return .failure(error) }
@@ -86,9 +90,6 @@ extension CapacitorCommand {
                 server?.stop()
                 for instance in instances { instance.stop() }
             }
-            for signal in [SIGTERM, SIGINT] {
-                g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
-            }
             var exitCode = ExitCode.success
             var replaying: CapacitorReplayRun?
             var booting: CapacitorBootWatch?
@@ -112,6 +113,7 @@ extension CapacitorCommand {
             if let link = options.openURL { app.openURL(link, launch: true) }
             app.start()
             withExtendedLifetime((replaying, booting)) { g_main_loop_run(loop) }
+            StopSignals.finishing()
             app.close()
             return .success(exitCode)
         }.get()

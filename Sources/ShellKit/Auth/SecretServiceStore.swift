@@ -31,6 +31,25 @@ package struct SecretServiceStore {
         if ok == 0 { throw SecretStoreFailure("saving in the keyring failed") }
     }
 
+    /// Creates or replaces the item, without blocking: the keyring may prompt (create its default
+    /// collection, unlock it) and wait for a person, while the window keeps drawing and `ctl`
+    /// keeps answering. `done` runs on the main loop with nil or what went wrong.
+    @MainActor
+    package func store(_ attributes: [String: String], label: String, secret: String,
+                       done: @escaping @MainActor (SecretStoreFailure?) -> Void) {
+        let table = Self.table(attributes)
+        defer { g_hash_table_unref(table) }
+        let box = Unmanaged.passRetained(StoreCompletion(done)).toOpaque()
+        secret_password_storev(schema, table, nil, label, secret, nil, { _, result, data in
+            let completion = Unmanaged<StoreCompletion>.fromOpaque(data!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let ok = secret_password_store_finish(result, &error)
+            let failure = error.map { SecretServiceStore.failure("saving in the keyring", $0) }
+                ?? (ok == 0 ? SecretStoreFailure("saving in the keyring failed") : nil)
+            MainActor.assumeIsolated { completion.done(failure) }
+        }, box)
+    }
+
     /// Deletes every item with these attributes; none is no failure.
     package func clear(_ attributes: [String: String]) throws(SecretStoreFailure) {
         var error: UnsafeMutablePointer<GError>?
@@ -83,8 +102,8 @@ package struct SecretServiceStore {
     /// Why there is no session bus to ask, or nil when there is one (its address in the
     /// environment, or the user's bus socket).
     package static func missingSessionBus() -> String? {
-        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return nil }
-        if let runtime = getenv("XDG_RUNTIME_DIR"), access(String(cString: runtime) + "/bus", F_OK) == 0 { return nil }
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0, !NoSessionBus.isAbsent { return nil }
+        if !NoSessionBus.isAbsent, let runtime = getenv("XDG_RUNTIME_DIR"), access(String(cString: runtime) + "/bus", F_OK) == 0 { return nil }
         return "no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run under dbus-run-session, or use --credential-store file"
     }
 
@@ -114,10 +133,16 @@ package struct SecretServiceStore {
         return table
     }
 
-    private static func failure(_ doing: String, _ error: UnsafeMutablePointer<GError>) -> SecretStoreFailure {
+    fileprivate static func failure(_ doing: String, _ error: UnsafeMutablePointer<GError>) -> SecretStoreFailure {
         defer { g_error_free(error) }
         return SecretStoreFailure("\(doing) failed: \(String(cString: error.pointee.message))")
     }
+}
+
+/// What an asynchronous store calls when the keyring has answered.
+private final class StoreCompletion {
+    let done: @MainActor (SecretStoreFailure?) -> Void
+    init(_ done: @escaping @MainActor (SecretStoreFailure?) -> Void) { self.done = done }
 }
 
 /// Where secrets go: the Secret Service when one answers, or — the explicit fallback for

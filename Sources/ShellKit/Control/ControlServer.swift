@@ -50,6 +50,7 @@ package final class ControlServer {
             throw UsageError("--control: could not listen on \(path): \(reason)")
         }
         chmod(path, 0o600)
+        StopSignals.removeOnForcedExit(path)
         onIncoming(service) { [weak self] connection in
             guard let self else { return false }
             ControlConnection.start(connection, server: self)
@@ -62,6 +63,7 @@ package final class ControlServer {
         g_socket_service_stop(service)
         g_socket_listener_close(OpaquePointer(service).map { UnsafeMutablePointer<GSocketListener>($0) })
         unlink(path)
+        StopSignals.forget(path)
     }
 }
 

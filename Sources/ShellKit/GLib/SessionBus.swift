@@ -31,7 +31,7 @@ package enum SessionBus {
     static func notificationServerProblem() -> String? {
         // No address and no bus at the usual place: say so rather than let GLib launch one.
         let runtimeBus = String(cString: g_get_user_runtime_dir()) + "/bus"
-        guard g_getenv("DBUS_SESSION_BUS_ADDRESS") != nil || access(runtimeBus, F_OK) == 0 else { return "no session bus" }
+        guard !NoSessionBus.isAbsent, g_getenv("DBUS_SESSION_BUS_ADDRESS") != nil || access(runtimeBus, F_OK) == 0 else { return "no session bus" }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)

@@ -70,18 +70,38 @@ package final class CredentialStore {
         return credential
     }
 
-    func save(_ credential: Credential, for server: String, label: String) throws(UsageError) {
+    /// Keyring writes under way (each may wait on the keyring's prompt), and what waits for
+    /// them: a deletion never overtakes a write it follows.
+    private var writing = 0
+    private var afterWrites: [() -> Void] = []
+
+    /// Saves the credential; `failed` hears what went wrong. The Secret Service's write is
+    /// asynchronous: the keyring may prompt (its default collection created, or unlocked) and
+    /// the app keeps drawing and answering meanwhile (issue 32 item 1).
+    func save(_ credential: Credential, for server: String, label: String, failed: @escaping @MainActor (UsageError) -> Void) {
         let text = JSONWriter.string(credential.json)
         switch kind {
         case .secretService:
-            do throws(SecretStoreFailure) {
-                try Self.keyring.store(Self.attributes(for: server), label: "HostShell: \(label)", secret: text)
-            } catch {
-                throw UsageError("could not save the credential: \(error.message)")
+            writing += 1
+            Self.keyring.store(Self.attributes(for: server), label: "HostShell: \(label)", secret: text) { [self] failure in
+                if let failure { failed(UsageError("could not save the credential: \(failure.message)")) }
+                writing -= 1
+                if writing == 0 {
+                    let waiting = afterWrites
+                    afterWrites = []
+                    for work in waiting { work() }
+                }
             }
         case .file:
-            try AtomicFile.write(Array(text.utf8), to: Self.filePath(for: server), what: "the credential")
+            do throws(UsageError) {
+                try AtomicFile.write(Array(text.utf8), to: Self.filePath(for: server), what: "the credential")
+            } catch { failed(error) }
         }
+    }
+
+    /// `delete`, once the keyring writes under way have ended.
+    func deleteAfterWrites(_ server: String) {
+        if writing == 0 { Self.delete(server) } else { afterWrites.append { Self.delete(server) } }
     }
 
     /// Forgets the server's credential (sign-out, removal). Also clears the other store's copy,

@@ -93,11 +93,11 @@ package final class ServerAuth {
         case .answerRefresh(let waiter, let ok):
             waiters.removeValue(forKey: waiter)?(ok)
         case .storeCredential(let credential):
-            do throws(UsageError) { try store.save(credential, for: record.id, label: record.name) } catch {
+            store.save(credential, for: record.id, label: record.name) { error in
                 printError("hostshell: warning: \(error.message); the sign-in lasts until the app quits")
             }
         case .deleteCredential:
-            CredentialStore.delete(record.id)
+            store.deleteAfterWrites(record.id)
         case .revoke(let credential):
             SessionExchange.post(["token": .string(credential.refreshToken)], to: record.address.origin,
                                  path: "/api/v1/oauth/revoke") { answer in

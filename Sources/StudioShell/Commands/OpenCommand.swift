@@ -84,12 +84,17 @@ package enum OpenCommand {
         }
         let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
+        NoSessionBus.keepAbsent()
         let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
         defer { display?.stop() }
         let attended = display == nil
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
             let loop = g_main_loop_new(nil, 0)
+            // SIGTERM and Ctrl+C end the loop, so the socket file is removed on the way out; a
+            // main thread that does not answer (blocked, e.g. in a keyring call) is ended anyway.
+            StopSignals.install { g_main_loop_quit(loop) }
             var log: LogFile?
             if let bridgeLog {
                 do throws(UsageError) { log = try LogFile(path: bridgeLog, option: "--bridge-log") } catch { return .failure(error) }
@@ -117,10 +122,6 @@ package enum OpenCommand {
                                           close: { g_main_loop_quit(loop) })
             let instance = InstanceSocket.serve(app)
             defer { server?.stop(); instance?.stop() }
-            // SIGTERM and Ctrl+C end the loop, so the socket file is removed on the way out.
-            for signal in [SIGTERM, SIGINT] {
-                g_unix_signal_add(signal, { loop in g_main_loop_quit(OpaquePointer(loop)); return 1 }, UnsafeMutableRawPointer(loop))
-            }
             var exitCode = ExitCode.success
             var replaying: BridgeReplay?
             if let replay {
@@ -150,6 +151,7 @@ package enum OpenCommand {
                 if !result.opened { printError("hostshell: \(result.message)") }
             }
             g_main_loop_run(loop)
+            StopSignals.finishing()
             app.removeForgottenProfiles()
             return .success(exitCode)
         }.get()
