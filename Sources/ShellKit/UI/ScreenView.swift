@@ -57,7 +57,10 @@ package final class ScreenView {
         switch screen {
         case .page:
             gtk_spinner_stop(cast(spinner))
-            gtk_stack_set_visible_child_name(cast(widget), "content")
+            // At once, not cross-faded: the fade redraws the whole window every frame for 200 ms
+            // on the main thread (CPU rendering), just as the page boots and makes its first
+            // bridge calls; one call in a hundred waited a frame behind it (issue 28).
+            gtk_stack_set_visible_child_full(cast(widget), "content", GTK_STACK_TRANSITION_TYPE_NONE)
         case .loading(let text):
             gtk_spinner_start(cast(spinner))
             gtk_widget_set_visible(spinner, 1)
