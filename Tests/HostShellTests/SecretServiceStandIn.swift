@@ -12,6 +12,8 @@ final class SecretServiceStandIn: @unchecked Sendable {
     let address: String
     let holding: String
     let holdingWrites: Bool
+    /// No default collection yet (a fresh keyring): the first write would ask for a new password.
+    let noDefault: Bool
     private var writesHeld = 0
     private let daemon: Process
     private let lock = NSLock()
@@ -46,9 +48,10 @@ final class SecretServiceStandIn: @unchecked Sendable {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    init(holding: String, holdingWrites: Bool = false) throws {
+    init(holding: String, holdingWrites: Bool = false, noDefault: Bool = false) throws {
         self.holding = holding
         self.holdingWrites = holdingWrites
+        self.noDefault = noDefault
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--session", "--nofork", "--print-address=1"]
@@ -153,7 +156,7 @@ final class SecretServiceStandIn: @unchecked Sendable {
             }
             values = [g_variant_new_variant(g_variant_new_string("")), g_variant_new_object_path("/org/freedesktop/secrets/session/s1")]
         case "ReadAlias":
-            values = [g_variant_new_object_path(Self.collection)]
+            values = [g_variant_new_object_path(noDefault ? "/" : Self.collection)]
         case "SearchItems":
             let server = g_variant_lookup_value(g_variant_get_child_value(parameters, 0), "server", g_variant_type_new("s"))
             if let server, String(cString: g_variant_get_string(server, nil)) == holding {
