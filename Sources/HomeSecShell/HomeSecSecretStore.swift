@@ -13,7 +13,7 @@ import ShellKit
 /// A damaged file (one larger than the store ever writes among them) is never overwritten nor
 /// kept aside: every call fails saying so, until a person repairs or removes it — these are a
 /// person's secrets, and only that person decides to start over.
-package final class HomeSecSecretStore: HomeSecSecrets {
+package final class HomeSecSecretStore: HomeSecSecrets, Sendable {
     static let fileName = "homesec-secrets.json"
     /// Largest file read: a few entries of at most a few KiB each.
     static let maxFileBytes = 1 << 20

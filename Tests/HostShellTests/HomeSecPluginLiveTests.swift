@@ -19,8 +19,9 @@ struct HomeSecPluginLiveTests {
     static func appId() -> String { "dev.hostshell.plugins\(UInt32.random(in: .min ... .max))" }
 
     /// Starts the test page as app `appId` and waits until its runtime has booted.
-    static func start(_ home: TemporaryHome, appId: String, _ extra: [String] = []) throws -> RunningApp {
-        let app = try RunningApp(home: home, arguments: [project, "--app-id", appId, "--allow-eval"] + extra, command: "capacitor")
+    static func start(_ home: TemporaryHome, appId: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> RunningApp {
+        let app = try RunningApp(home: home, arguments: [project, "--app-id", appId, "--allow-eval"] + extra, command: "capacitor",
+                                 environment: environment)
         _ = try app.state("screen=page", timeout: 60)
         #expect(try app.evalWhen("window.__t && window.__t.booted") as? Bool == true, "the page's runtime booted")
         return app
@@ -96,6 +97,26 @@ struct HomeSecPluginLiveTests {
         #expect(Self.value(try Self.call(app, "HomeSecAuth", "getAuthDisabledReady")) as? Bool == false)
         #expect(try Self.call(app, "HomeSecAuth", "clearServerBaseUrl")["ok"] as? Bool == true)
         _ = try app.state("capacitor.plugins.HomeSecAuth.entries=[]")
+    }
+
+    @Test("HomeSecAuth while the keyring's prompt is up (a write it never answers): the app keeps answering ctl and other plugins' calls, and the held call's answer waits for the keyring")
+    func keyringWriteDoesNotFreeze() throws {
+        let keyring = try SecretServiceStandIn(holding: "", holdingWrites: true)
+        defer { keyring.stop() }
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let app = try Self.start(home, appId: Self.appId(), ["--credential-store", "secret-service"],
+                                 environment: ["DBUS_SESSION_BUS_ADDRESS": keyring.address])
+        defer { app.stop() }
+        let key = "held"
+        #expect(try app.ctl("eval", "window.__t.call('\(key)', 'HomeSecAuth', 'setServerBaseUrl', {value: 'http://127.0.0.10:8000'})").status == 0)
+        #expect(waitUntil(timeout: 30) { keyring.heldWrites > 0 }, "the call wrote to the keyring")
+        // A write made on the main thread would hold it until D-Bus gives up on the call (25 s
+        // after it began): the app answers before that, while the write still waits.
+        let device = try Self.call(app, "HomeSecDevice", "getRegistrationInfo")
+        #expect(device["ok"] as? Bool == true, "another plugin answers while the keyring write waits: \(device)")
+        #expect(try app.ctl("eval", "window.__t.result('\(key)')").result is NSNull, "the held call is not answered yet")
+        #expect(keyring.heldWrites == 1)
     }
 
     @Test("HomeSecAuth on a damaged store file: every call rejected with the store's words, the file left as it was")
