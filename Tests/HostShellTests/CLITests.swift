@@ -30,8 +30,23 @@ enum HostShellBinary {
         if !flags.contains("fatal-criticals") { environment["G_DEBUG"] = (flags + ["fatal-criticals"]).joined(separator: ",") }
         // Addresses the app hands to the desktop are recorded (ctl state's "external"), never launched.
         environment["HOSTSHELL_HANDOFF"] = "record"
+        // Caches (provider tokens, compiled content filters, phones' sockets) go to the test
+        // run's own directory, not the person's ~/.cache, unless the test gives one.
+        if extra["XDG_CACHE_HOME"] == nil { environment["XDG_CACHE_HOME"] = testCache }
         return environment
     }
+
+    /// This test process's cache directory, removed when the process ends.
+    static let testCache: String = {
+        var template = Array((NSTemporaryDirectory() + "/hostshell-test-cache-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        let path = made.map { String(cString: $0) } ?? NSTemporaryDirectory()
+        atexit {
+            let path = HostShellBinary.testCache
+            if path.contains("hostshell-test-cache-") { try? FileManager.default.removeItem(atPath: path) }
+        }
+        return path
+    }()
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
