@@ -4,7 +4,8 @@ import HostCore
 /// The phone's own chrome around a page: the status bar (time, carrier, cellular and Wi-Fi bars,
 /// battery with its charging state) above and the home indicator below, drawn as iOS draws
 /// them, light or dark text by the appearance, with the content laid out between them. The
-/// whole is the device's screen in points (`DeviceHost`); it turns with the device. A desktop
+/// window is sized so the whole is the device's screen in points (`HostWindow`); the bars turn
+/// with the device. A desktop
 /// window and a kiosk have none.
 @MainActor
 final class DeviceChrome {
@@ -33,8 +34,7 @@ final class DeviceChrome {
 
     /// Sizes for the orientation now: the screen, the bars (iPhones hide the status bar in landscape).
     private func layout() {
-        let size = device.choice.size, metrics = device.choice.metrics
-        gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
+        let metrics = device.choice.metrics
         gtk_widget_set_size_request(statusBar, -1, Int32(metrics.statusBar))
         gtk_widget_set_visible(statusBar, metrics.statusBar > 0 ? 1 : 0)
         gtk_widget_set_size_request(homeIndicator, -1, Int32(metrics.homeIndicator))

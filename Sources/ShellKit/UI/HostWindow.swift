@@ -37,12 +37,11 @@ package final class HostWindow {
             let chrome = DeviceChrome(content: toastsWidget, device: device)
             self.chrome = chrome
             gtk_window_set_child(cast(window), chrome.widget)
+            fitDevice(device)
             device.onChange.append { [weak self] in
                 guard let self else { return }
-                // The window takes the turned size (GTK keeps it at least the chrome's).
-                let size = device.choice.size
                 gtk_window_unmaximize(cast(self.window))
-                gtk_window_set_default_size(cast(self.window), Int32(size.width), Int32(size.height))
+                self.fitDevice(device)
             }
         } else {
             gtk_window_set_child(cast(window), toastsWidget)
@@ -54,6 +53,15 @@ package final class HostWindow {
                 self.onSizeChanged?(size.width, size.height)
             }
         }
+    }
+
+    /// Sizes the window so that the area under its header bar is the device's screen held as it
+    /// is now (it may be resized freely after, as a person would).
+    private func fitDevice(_ device: DeviceHost) {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(header, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, nil, nil)
+        let size = device.choice.size
+        gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height) + natural)
     }
 
     /// The window's size now, in logical pixels.
