@@ -30,6 +30,7 @@ package final class ControlHandler {
             ok()
         case .resize(let width, let height):
             let window = cgtk_window(UnsafeMutableRawPointer(app.windowWidget))
+            app.environment.device.resizedByHand()
             gtk_window_unmaximize(window)
             gtk_window_unfullscreen(window)
             gtk_window_set_default_size(window, Int32(width), Int32(height))

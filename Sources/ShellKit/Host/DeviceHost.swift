@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import HostCore
 
@@ -16,6 +17,8 @@ package final class DeviceHost {
     package private(set) var override: StatusBarOverride?
     /// Called when the orientation or the status bar's values change (the chrome redraws).
     var onChange: [@MainActor () -> Void] = []
+    /// Called when the window is resized by hand (`ctl resize`): it may then be smaller than the device.
+    var onResizedByHand: [@MainActor () -> Void] = []
     private var clock: TimerBank<String>?
     private var live = DeviceHost.liveValues()
     /// What the page read (`DeviceFidelity.probeScript`), and for which page and orientation.
@@ -56,6 +59,9 @@ package final class DeviceHost {
         return nil
     }
 
+    /// The window is being resized by hand (`ctl resize`).
+    package func resizedByHand() { for body in onResizedByHand { body() } }
+
     private func changed() { for body in onChange { body() } }
 
     private static func liveValues() -> StatusBarValues {
@@ -84,7 +90,10 @@ package final class DeviceHost {
         guard let model = choice.model else {
             return ["name": "desktop", "profile": "desktop", "scale": .number(1), "size": choice.size.json, "fidelity": .array([])]
         }
-        let key = "\(page.uri ?? "")|\(choice.orientation.rawValue)"
+        // Measured again when the page, the orientation or the page's room changes.
+        let view = cgtk_widget(UnsafeMutableRawPointer(page.view))
+        let room = view.map { "\(gtk_widget_get_width($0))x\(gtk_widget_get_height($0))" } ?? ""
+        let key = "\(page.uri ?? "")|\(choice.orientation.rawValue)|\(room)"
         if key != measuredKey && measuring != key { measure(page, key: key) }
         let metrics = choice.metrics
         var statusBar = statusBar.json.objectValue ?? [:]
@@ -112,7 +121,8 @@ package final class DeviceHost {
             self.measuring = nil
             // A window still turning is measured again at the next state.
             guard case .success(let value) = result, let object = value.objectValue,
-                  object["orientationMedia"] == .string(self.choice.orientation.rawValue) else { return }
+                  object["orientationMedia"] == .string(self.choice.orientation.rawValue),
+                  (object["viewport"]?.objectValue?["width"]?.numberValue ?? 0) > 0 else { return }
             self.measured = object
             self.measuredKey = key
         }

@@ -4,8 +4,8 @@ import HostCore
 /// The phone's own chrome around a page: the status bar (time, carrier, cellular and Wi-Fi bars,
 /// battery with its charging state) above and the home indicator below, drawn as iOS draws
 /// them, light or dark text by the appearance, with the content laid out between them. The
-/// window is sized so the whole is the device's screen in points (`HostWindow`); the bars turn
-/// with the device. A desktop
+/// whole is the device's screen in points (the window grows around it); the bars turn with the
+/// device. A desktop
 /// window and a kiosk have none.
 @MainActor
 final class DeviceChrome {
@@ -30,17 +30,25 @@ final class DeviceChrome {
         draw(homeIndicator) { [weak self] cr, width, height in self?.drawHomeIndicator(cr, width: width, height: height) }
         layout()
         device.onChange.append { [weak self] in self?.layout() }
+        device.onResizedByHand.append { [weak self] in self?.release() }
     }
 
     /// Sizes for the orientation now: the screen, the bars (iPhones hide the status bar in landscape).
     private func layout() {
-        let metrics = device.choice.metrics
+        let size = device.choice.size, metrics = device.choice.metrics
+        // At least the device's screen (the window grows around it), until the window is resized
+        // by hand (`release`).
+        gtk_widget_set_size_request(widget, Int32(size.width), Int32(size.height))
         gtk_widget_set_size_request(statusBar, -1, Int32(metrics.statusBar))
         gtk_widget_set_visible(statusBar, metrics.statusBar > 0 ? 1 : 0)
         gtk_widget_set_size_request(homeIndicator, -1, Int32(metrics.homeIndicator))
         gtk_widget_set_visible(homeIndicator, metrics.homeIndicator > 0 ? 1 : 0)
         gtk_widget_queue_draw(statusBar)
     }
+
+    /// Lets the window be made smaller than the device (`ctl resize`, a person's drag): the
+    /// content takes what is left; turning the device sizes it again.
+    func release() { gtk_widget_set_size_request(widget, -1, -1) }
 
     private func draw(_ area: WidgetPointer, _ body: @escaping @MainActor (OpaquePointer, Double, Double) -> Void) {
         let wrapped: @MainActor (OpaquePointer, Int32, Int32) -> Void = { cr, width, height in body(cr, Double(width), Double(height)) }

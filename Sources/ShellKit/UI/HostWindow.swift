@@ -55,13 +55,11 @@ package final class HostWindow {
         }
     }
 
-    /// Sizes the window so that the area under its header bar is the device's screen held as it
-    /// is now (it may be resized freely after, as a person would).
+    /// Sizes the window to the device's screen held as it is now: GTK makes it as much larger as
+    /// its header bar (and frame) take, the chrome asking for the whole screen.
     private func fitDevice(_ device: DeviceHost) {
-        var minimum: Int32 = 0, natural: Int32 = 0
-        gtk_widget_measure(header, GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural, nil, nil)
         let size = device.choice.size
-        gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height) + natural)
+        gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height))
     }
 
     /// The window's size now, in logical pixels.
