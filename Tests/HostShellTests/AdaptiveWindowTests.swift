@@ -42,7 +42,7 @@ struct AdaptiveWindowTests {
         let live = try LiveApp(["--device", "phone"])
         defer { live.finish() }
         let app = live.app
-        _ = try app.state("screen=page", "navigation.kind=tabs", "sizeClass=compact", "window.width=393", "device.profile=phone", "device.name=iphone-16")
+        _ = try app.state("screen=page", "navigation.kind=tabs", "sizeClass=compact", "device.size.width=393", "device.profile=phone", "device.name=iphone-16")
         #expect(try app.ctl("tap", "media").status == 0)
         _ = try app.state("navigation.selected=media")
         #expect(try app.ctl("resize", "900", "700").status == 0)
