@@ -28,7 +28,7 @@ public enum DeviceFidelity {
     static let reasons: [String: String] = [
         "devicePixelRatio": displayOwn,
         "screen": displayOwn,
-        "screenOrientation": "WebKitGTK's Screen Orientation API is off by default and follows the X screen, which does not turn with the window",
+        "screenOrientation": "WebKitGTK keeps the Screen Orientation API off; turned on, it says landscape-primary (angle 0) whatever the screen and window (measured on a portrait 750x1334 screen), so HostShell leaves it off rather than tell a portrait page it is landscape",
         "viewport": "on the phone a viewport-fit=cover page extends under the status bar and home indicator and reads env(safe-area-inset-*); WebKitGTK cannot give those insets, so HostShell lays the page out between them",
         "safeAreaInsets": "WebKitGTK has no way to give a page safe-area insets (only Apple's ports set them): env(safe-area-inset-*) is 0 here",
         "pointer": "WebKitGTK derives pointer, hover and touch from the display seat's input devices (a touch screen on the GdkSeat); Xvfb has a mouse and a keyboard only, and HostShell does not fake them",
