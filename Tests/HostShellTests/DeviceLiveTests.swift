@@ -113,10 +113,29 @@ struct DeviceLiveTests {
                                  environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
         defer { app.stop() }
         _ = try app.state("screen=page", "device.name=iphone-16", "device.statusBar.overridden=false", timeout: 60)
+        // The event stream reports the change: its first state event is the whole state, the next the change.
+        let stream = Process(), out = Pipe()
+        stream.executableURL = HostShellBinary.url
+        stream.arguments = ["ctl", app.socket, "events", "--kind", "state", "--timeout", "30"]
+        stream.environment = HostShellBinary.environment(home.environment)
+        stream.standardOutput = out
+        stream.standardError = FileHandle.nullDevice
+        try stream.run()
+        var streamed = ""
+        #expect(waitUntil(timeout: 20) {
+            streamed += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            return streamed.contains("\"event\":\"state\"")
+        }, "the stream's first state event")
         let set = try app.ctl("status-bar", "--time", "9:41", "--battery", "100", "--charging", "--cellular", "4", "--wifi", "3", "--carrier", "HostShell")
         #expect(set.status == 0, "\(set.error)")
         _ = try app.state("device.statusBar.time=9:41", "device.statusBar.battery=100", "device.statusBar.charging=true",
                           "device.statusBar.carrier=HostShell", "device.statusBar.overridden=true", "device.statusBar.height=59")
+        #expect(waitUntil(timeout: 20) {
+            streamed += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            return streamed.split(separator: "\n").dropFirst().contains { $0.contains("\"device\"") && $0.contains("\"time\":\"9:41\"") }
+        }, "the override is an event of the device's")
+        stream.terminate()
+        stream.waitUntilExit()
         let refused = try app.ctl("status-bar", "--battery", "120")
         #expect(refused.status != 0 && refused.error.contains("0 to 100"), "\(refused.error)")
         #expect(try app.ctl("status-bar", "--no-charging", "--battery", "15").status == 0)
