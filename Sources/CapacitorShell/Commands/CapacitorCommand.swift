@@ -52,7 +52,9 @@ package enum CapacitorCommand {
                                   reload, back, lifecycle focus|blur|hide|show, open-url LINK,
                                   permission grant|deny, push-token rotate,
                                   push deliver|tap PAYLOAD-JSON,
-                                  notification activate|dismiss ID
+                                  notification activate|dismiss ID,
+                                  rotate [portrait|landscape],
+                                  status-bar --time HH:MM --battery N … | clear
           --allow-eval            let ctl eval run scripts in the page (tests only; with --control)
           --bridge-log FILE       append every bridge message and console line to FILE (JSON lines)
           --automation            let WebKitWebDriver drive the page (browserName "hostshell")
