@@ -149,6 +149,26 @@ struct DeviceLiveTests {
         #expect(try app.evalWhen("window.innerHeight") as? Int == 852 - 59 - 34)
     }
 
+    @Test("a Studio window carries the device too: its scale and screen, its chrome, rotate and status-bar")
+    func studio() throws {
+        let home = TemporaryHome()
+        let server = try ReferenceServer()
+        defer { server.stop(); home.remove() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--device", "iPad mini", "--allow-eval"], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        defer { app.stop() }
+        let state = try app.state("screen=page", "device.name=ipad-mini", "device.measured=true", "device.statusBar.shown=true", timeout: 60)
+        let fidelity = ((state["device"] as? [String: Any])?["fidelity"] as? [[String: Any]]) ?? []
+        #expect(fidelity.first { $0["property"] as? String == "devicePixelRatio" }?["here"] as? Int == 2)
+        #expect(try app.evalWhen("devicePixelRatio === 2 && screen.width === 744 && screen.height === 1133") as? Bool == true)
+        #expect(try app.ctl("rotate", "landscape").status == 0)
+        _ = try app.state("device.orientation=landscape", "device.size.width=1133", "device.measured=true")
+        #expect(try app.ctl("status-bar", "--time", "21:05").status == 0)
+        _ = try app.state("device.statusBar.time=21:05")
+        let sideways = try HostShellBinary.run(["ctl", app.socket, "rotate", "sideways"])
+        #expect(sideways.status != 0 && sideways.stderr.contains("portrait or landscape"), "\(sideways.stderr)")
+    }
+
     @Test("hostshell devices lists the catalogue; --json has the fidelity section; an unknown --device lists the names")
     func listing() throws {
         let table = try HostShellBinary.run(["devices"])

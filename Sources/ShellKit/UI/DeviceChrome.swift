@@ -31,6 +31,13 @@ final class DeviceChrome {
         layout()
         device.onChange.append { [weak self] in self?.layout() }
         device.onResizedByHand.append { [weak self] in self?.release() }
+        // Light or dark text as the appearance changes.
+        if let styles = adw_style_manager_get_default() {
+            onNotify(UnsafeMutableRawPointer(styles), "dark") { [weak self] in
+                guard let self else { return }
+                for bar in [self.statusBar, self.homeIndicator] { gtk_widget_queue_draw(bar) }
+            }
+        }
     }
 
     /// Sizes for the orientation now: the screen, the bars (iPhones hide the status bar in landscape).
@@ -44,6 +51,7 @@ final class DeviceChrome {
         gtk_widget_set_size_request(homeIndicator, -1, Int32(metrics.homeIndicator))
         gtk_widget_set_visible(homeIndicator, metrics.homeIndicator > 0 ? 1 : 0)
         gtk_widget_queue_draw(statusBar)
+        gtk_widget_queue_draw(homeIndicator)
     }
 
     /// Lets the window be made smaller than the device (`ctl resize`, a person's drag): the
