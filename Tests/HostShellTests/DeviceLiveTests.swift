@@ -169,6 +169,22 @@ struct DeviceLiveTests {
         #expect(sideways.status != 0 && sideways.stderr.contains("portrait or landscape"), "\(sideways.stderr)")
     }
 
+    @Test("desktop is no device: no chrome, no fidelity entries, and rotate and status-bar say what to do")
+    func desktop() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let app = try RunningApp(home: home, arguments: [CapacitorLiveTests.project, "--device", "desktop", "--allow-eval"], command: "capacitor",
+                                 environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "device.name=desktop", "device.fidelity=[]", "device.scale=1", timeout: 60)
+        let rotate = try app.ctl("rotate")
+        #expect(rotate.status != 0 && rotate.error.contains("--device NAME"), "\(rotate.error)")
+        let bar = try app.ctl("status-bar", "--time", "9:41")
+        #expect(bar.status != 0 && bar.error.contains("--device NAME"), "\(bar.error)")
+        // The desktop's headless screen is today's, at scale 1; the page fills the window under its header bar.
+        #expect(try app.evalWhen("devicePixelRatio === 1 && screen.width === 1440 && screen.height === 1000") as? Bool == true)
+    }
+
     @Test("hostshell devices lists the catalogue; --json has the fidelity section; an unknown --device lists the names")
     func listing() throws {
         let table = try HostShellBinary.run(["devices"])
