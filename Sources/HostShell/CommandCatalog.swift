@@ -4,7 +4,8 @@ import HostCore
 /// --help` print, and what the dispatcher checks a command's options against
 /// (`CommandLineRules`). A command whose options change changes its entry here.
 enum CommandCatalog {
-    static let device = OptionSpec("--device", value: "phone|tablet|desktop", "the device profile: starting window size and what the page is told")
+    static let device = OptionSpec("--device", value: "NAME", "the device imitated: iphone-se, iphone-16, iphone-16-pro, iphone-16-pro-max, ipad-mini, ipad-air, ipad-pro-13 (hostshell devices), phone, tablet or desktop")
+    static let orientation = OptionSpec("--orientation", value: "portrait|landscape", "how a named device is held at the start (ctl rotate turns it)")
     static let timeout = OptionSpec("--timeout", value: "SECONDS", "how long to wait (0 < S ≤ 600)")
     static let credentialStore = OptionSpec("--credential-store", value: "auto|secret-service|file", "where the app's sign-in credential is kept")
     static let control = OptionSpec("--control", value: "SOCKET", "serve the control interface (hostshell ctl) on this Unix socket")
@@ -23,7 +24,7 @@ enum CommandCatalog {
 
     /// The options of `open`; `kiosk` takes part of them.
     static let openOptions: [OptionSpec] = [
-        device,
+        device, orientation,
         OptionSpec("--inspector", "enable WebKit's web inspector"),
         control, allowEval, credentialStore,
         OptionSpec("--open-url", value: "LINK", "open a tilecast-ios:// deep link once Studio is ready"),
@@ -34,7 +35,7 @@ enum CommandCatalog {
         timeout,
     ]
     /// What `kiosk` refuses of `open`'s options: it runs unattended and opens nothing else.
-    static let kioskRefuses: Set<String> = ["--inspector", "--check", "--automation", "--open-url", "--timeout", "--no-prewarm"]
+    static let kioskRefuses: Set<String> = ["--orientation", "--inspector", "--check", "--automation", "--open-url", "--timeout", "--no-prewarm"]
 
     /// Words in lines of at most 96 columns, indented two spaces.
     static func listed(_ words: [String]) -> String {
@@ -61,7 +62,7 @@ enum CommandCatalog {
         CommandSpec("capacitor", usage: ["capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]", "capacitor --uninstall-links"],
                     summary: "Run a Capacitor app as its iOS shell does: its bundle from capacitor://localhost (or a dev\nserver), the Capacitor runtime and plugins, its own profile per app id.",
                     options: Array(capacitorApp.prefix(5)) + [OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL")]
-                        + capacitorApp.suffix(1) + [credentialStore, device,
+                        + capacitorApp.suffix(1) + [credentialStore, device, orientation,
                               OptionSpec("--inspector", "enable WebKit's web inspector"),
                               control, allowEval, bridgeLog,
                               OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
@@ -174,6 +175,9 @@ enum CommandCatalog {
                               OptionSpec("--out", value: "DIR", "where the tour writes state.json and its pictures (demo-out)"),
                               OptionSpec("--device", value: "phone|tablet|desktop", "tour this device (repeatable; default all)"),
                               OptionSpec("--step-timeout", value: "SECONDS", "how long a step may take (0 < S ≤ 600)")]),
+        CommandSpec("devices", usage: ["devices [--json]"],
+                    summary: "List the iPhones and iPads --device can name: points, scale, status bar, home indicator and\nsafe-area insets; --json adds what a page sees here and why it differs (fidelity).",
+                    options: [OptionSpec("--json", "print the catalogue as JSON, with the fidelity section")]),
         CommandSpec("probe", usage: ["probe (URL | --reference [--path PATH] [--host NAME]) [OPTIONS]"],
                     summary: "Open a Studio in a window, wait for negotiation and native chrome, print the native state\nas JSON (needs a display).",
                     options: [OptionSpec("--reference", "serve and open the reference Studio"),

@@ -51,6 +51,7 @@ enum HostShellCommand {
             case "hermes-server": return try HermesServerCommand.run(rest)
             case "device": return try HermesDeviceCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
+            case "devices": return try DevicesCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)

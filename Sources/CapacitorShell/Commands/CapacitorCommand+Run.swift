@@ -52,8 +52,12 @@ extension CapacitorCommand {
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
         NoSessionBus.keepAbsent()
-        let display = (options.check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
+        // Headless (no display) for a check, a replay or a run driven over --control: on a screen
+        // of the device's size, at its scale.
+        let display = (options.check || replay != nil || options.control != nil) && !hasDisplay
+            ? try HeadlessDisplay.start(for: options.deviceChoice) : nil
         defer { display?.stop() }
+        let ownDisplay = display != nil
         let attended = display == nil && replay == nil  // a replay asks no one
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
@@ -68,6 +72,7 @@ extension CapacitorCommand {
             // The app's services, made here once; automation is allowed before the page is built.
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: options.automation ? AutomationHost.enable() : nil)
             environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
+            environment.device = DeviceHost(options.deviceChoice, ownDisplay: ownDisplay)
             let scheme: CapacitorScheme?
             do throws(UsageError) {
                 scheme = try CapacitorScheme.serve(launch)
@@ -127,6 +132,6 @@ extension CapacitorCommand {
         let project = options.project.map(absolute) ?? (options.webDir == nil && options.url == nil ? here : nil)
         return CapacitorDesktopEntry.arguments(project: project, webDir: options.webDir.map(absolute), url: options.url, appId: launch.appId,
                                                appName: options.appName, schemes: launch.linkSchemes, apnsEnvironment: options.apns.rawValue,
-                                               credentialStore: options.credentialStore, device: options.device.rawValue)
+                                               credentialStore: options.credentialStore, device: options.deviceChoice.word)
     }
 }

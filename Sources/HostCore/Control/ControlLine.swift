@@ -17,6 +17,9 @@ extension ControlRequest {
         ControlCommandHelp("lifecycle", "background|foreground|blur|focus"),
         ControlCommandHelp("action", "NAME [--window ID]", options: ["--window"]),
         ControlCommandHelp("download", "ID open|show"),
+        ControlCommandHelp("rotate", "[portrait|landscape]"),
+        ControlCommandHelp("status-bar", "clear | --time HH:MM --battery 0-100 --charging|--no-charging --cellular 0-4 --wifi 0-3 --carrier NAME",
+                           options: ["--time", "--battery", "--charging", "--no-charging", "--cellular", "--wifi", "--carrier"]),
     ]
 
     /// `ctl`'s words as a request line: a core command (`state`, `wait PATH=VALUE… [--timeout S]`
@@ -94,6 +97,11 @@ extension ControlRequest {
             while let kind = try words.take("--kind", "bridge, state or warning") { kinds.append(.string(kind)) }
             guard words.rest.isEmpty else { throw ControlError("events takes --kind bridge|state|warning (repeatable), --count N and --timeout S") }
             if !kinds.isEmpty { object["kinds"] = .array(kinds) }
+        case "rotate":
+            guard words.rest.count <= 1 else { throw ControlError("rotate takes portrait or landscape, or nothing to turn the other way") }
+            if let word = words.rest.first { object["orientation"] = .string(word) }
+        case "status-bar":
+            object = try StatusBarOverride.arguments(words.rest)
         case "resize":
             guard words.rest.count == 2 else { throw ControlError("resize takes two arguments: WIDTH HEIGHT in pixels") }
             // Not numbers are passed on as text, for the request's own check to name.

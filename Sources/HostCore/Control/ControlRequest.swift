@@ -105,6 +105,20 @@ public struct ControlRequest: Sendable, Equatable {
                 throw ControlError("events \"kinds\" is a list of \(ControlCommand.eventKinds.joined(separator: ", "))")
             }
             return .events(kinds: kinds)
+        case "rotate":
+            guard let raw = object["orientation"] else { return .rotate(nil) }
+            guard let orientation = raw.stringValue.flatMap(DeviceOrientation.init(rawValue:)) else {
+                throw ControlError("rotate \"orientation\" is portrait or landscape (or leave it out to turn the other way)")
+            }
+            return .rotate(orientation)
+        case "status-bar":
+            if object["clear"] == .bool(true) {
+                guard object.members.allSatisfy({ ["command", "id", "clear"].contains($0.key) }) else {
+                    throw ControlError("status-bar clear takes nothing else")
+                }
+                return .statusBar(nil)
+            }
+            return .statusBar(try StatusBarOverride.decode(object))
         case "resize":
             func side(_ key: String) throws(ControlError) -> Int {
                 guard let value = object[key]?.numberValue, value == value.rounded(), value >= Double(ControlRequest.minWindowSide),

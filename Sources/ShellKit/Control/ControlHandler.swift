@@ -30,10 +30,19 @@ package final class ControlHandler {
             ok()
         case .resize(let width, let height):
             let window = cgtk_window(UnsafeMutableRawPointer(app.windowWidget))
+            app.environment.device.resizedByHand()
             gtk_window_unmaximize(window)
             gtk_window_unfullscreen(window)
             gtk_window_set_default_size(window, Int32(width), Int32(height))
             ok()
+        case .rotate(let orientation):
+            switch app.environment.device.rotate(to: orientation) {
+            case .success(let turned): ok(["orientation": .string(turned.rawValue), "size": app.environment.device.choice.size.json])
+            case .failure(let error): fail(error.message)
+            }
+        case .statusBar(let change):
+            if let error = app.environment.device.setStatusBar(change) { return fail(error.message) }
+            ok(["statusBar": app.environment.device.statusBar.json])
         case .wait(let until, let timeout):
             wait(until, deadline: monotonicSeconds() + timeout, timeout: timeout, ok: ok, fail: fail)
         case .snapshot(let path, let target):

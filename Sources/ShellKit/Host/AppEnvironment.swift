@@ -23,6 +23,9 @@ package struct AppEnvironment {
     /// Whether a person can answer the pages' questions (permission prompts): false when the
     /// app runs on a display it started itself (`--check` without one).
     package var attended = true
+    /// The device the window imitates (`--device`, `--orientation`; the desktop by default):
+    /// its chrome, `ctl rotate`, `ctl status-bar` and `ctl state`'s `device`.
+    package var device: DeviceHost
 
     /// The services, made once by the command: `rendering` as `MainLoop.startGTK` chose it, the
     /// bridge log (`--bridge-log`) and the automation host (`--automation`, enabled before any
@@ -36,6 +39,7 @@ package struct AppEnvironment {
         handoff = DesktopHandoff()
         downloads = DownloadCenter(handoff: handoff)
         downloadNotifier = DownloadNotifier(downloads: downloads)
+        device = DeviceHost(.desktop, ownDisplay: false)
     }
 
     /// Records one bridge message to the log file and the event streams, whichever is there;

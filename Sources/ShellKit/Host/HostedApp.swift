@@ -51,6 +51,7 @@ package enum HostState {
         state["permissions"] = app.mainWebPage.permissions.machine.json
         state["webProcess"] = ["responsive": .bool(app.mainWebPage.isResponsive), "hungEnded": .number(Double(app.hungProcessesEnded))]
         state["objects"] = LiveObjects.json
+        state["device"] = app.environment.device.json(page: app.mainWebPage)
         return .object(state)
     }
 }

@@ -11,7 +11,10 @@ package enum WindowSnapshot {
         let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
         guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
               let renderer = gtk_native_get_renderer(native) else { return false }
+        // At the display's scale: a device's picture at its resolution (3 pixels a point on an iPhone 16).
+        let scale = max(1, gtk_widget_get_scale_factor(widget))
         let snapshot = gtk_snapshot_new()
+        gtk_snapshot_scale(snapshot, Float(scale), Float(scale))
         append(widget, to: snapshot, width: width, height: height)
         if gtk_widget_get_root(widget).map({ UnsafeMutableRawPointer($0) }) == UnsafeMutableRawPointer(widget) {
             for popover in openPopovers(under: widget) { appendPopover(popover, over: widget, to: snapshot) }
@@ -20,7 +23,7 @@ package enum WindowSnapshot {
         guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
         defer { gsk_render_node_unref(node) }
         var viewport = graphene_rect_t()
-        graphene_rect_init(&viewport, 0, 0, Float(width), Float(height))
+        graphene_rect_init(&viewport, 0, 0, Float(width * scale), Float(height * scale))
         guard let texture = gsk_renderer_render_texture(renderer, node, &viewport) else { return false }
         defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
         return gdk_texture_save_to_png(texture, path) != 0

@@ -11,7 +11,7 @@ import StudioContract
 /// need be. `--automation` lets a WebDriver session (WebKitWebDriver, `browserName` "hostshell")
 /// drive the app's Studio page; see `AutomationHost`.
 package enum OpenCommand {
-    package static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
+    package static let usage = "usage: hostshell open [SERVER-ID] [--device NAME [--orientation portrait|landscape]] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
 
     /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
     /// and exit with the result (see `ReplayCommand`).
@@ -19,7 +19,8 @@ package enum OpenCommand {
     package static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil,
                     kiosk: KioskOptions? = nil) throws(UsageError) -> Int32 {
         var id: String?
-        var device = DeviceProfile.desktop
+        var choice = DeviceChoice.desktop
+        var orientation: String?
         var deviceAsked = false
         var inspector = false
         var check = false
@@ -35,11 +36,12 @@ package enum OpenCommand {
         while let argument = rest.popFirst() {
             switch argument {
             case "--device":
-                guard let value = rest.popFirst(), let profile = DeviceProfile(rawValue: value) else {
-                    throw UsageError("--device takes phone, tablet or desktop")
-                }
-                device = profile
+                guard let value = rest.popFirst() else { throw UsageError(DeviceChoice.unknown("")) }
+                choice = try DeviceChoice.parse(value).get()
                 deviceAsked = true
+            case "--orientation":
+                guard let value = rest.popFirst() else { throw UsageError("--orientation takes portrait or landscape") }
+                orientation = value
             case "--inspector": inspector = true
             case "--check": check = true
             case "--control":
@@ -73,6 +75,9 @@ package enum OpenCommand {
                 id = argument
             }
         }
+        if let orientation { choice.orientation = try DeviceChoice.parseOrientation(orientation).get() }
+        choice = try choice.checked(orientationGiven: orientation != nil).get()
+        let device = choice.profile
         if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         if kiosk != nil && (check || inspector) { throw UsageError("kiosk runs unattended: --check and --inspector do not apply") }
         if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
@@ -86,8 +91,11 @@ package enum OpenCommand {
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
         NoSessionBus.keepAbsent()
-        let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
+        // Headless (no display) for a check, a replay or a run driven over --control: on a screen
+        // of the device's size, at its scale.
+        let display = (check || replay != nil || control != nil) && !hasDisplay ? try HeadlessDisplay.start(for: choice) : nil
         defer { display?.stop() }
+        let ownDisplay = display != nil
         let attended = display == nil
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
@@ -106,6 +114,7 @@ package enum OpenCommand {
             // The app's services, made here once; automation is allowed before the app builds its page.
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: automation ? AutomationHost.enable() : nil)
             environment.attended = attended
+            environment.device = DeviceHost(choice, ownDisplay: ownDisplay)
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
                                deviceAsked: deviceAsked)
