@@ -23,6 +23,8 @@ package struct AppEnvironment {
     /// Whether a person can answer the pages' questions (permission prompts): false when the
     /// app runs on a display it started itself (`--check` without one).
     package var attended = true
+    /// The simulator's controls (`ctl privacy|appearance|contrast|text-size|location|pasteboard`).
+    package let simulator: SimulatorControls
 
     /// The services, made once by the command: `rendering` as `MainLoop.startGTK` chose it, the
     /// bridge log (`--bridge-log`) and the automation host (`--automation`, enabled before any
@@ -36,6 +38,7 @@ package struct AppEnvironment {
         handoff = DesktopHandoff()
         downloads = DownloadCenter(handoff: handoff)
         downloadNotifier = DownloadNotifier(downloads: downloads)
+        simulator = SimulatorControls()
     }
 
     /// Records one bridge message to the log file and the event streams, whichever is there;
