@@ -96,7 +96,8 @@ struct SimulatorControlTests {
         let contrast = try app.ctl("eval", "matchMedia('(prefers-contrast: more)').matches").result as? Bool
         print("measured: prefers-contrast: more with contrast on = \(String(describing: contrast))")
         #expect(contrast == false, "the fidelity entry says WebKitGTK does not follow; update it if it now does")
-        _ = try app.state("appearance.fidelity.contrast.why=\"WebKitGTK 2.50 answers prefers-contrast from no setting an app can change\"")
+        let state = try app.state("appearance.contrast=true")
+        #expect(((state["appearance"] as? [String: Any])?["fidelity"] as? [String: Any])?["contrast"] != nil, "the difference is reported")
 
         // Text size: a 17 px paragraph is laid out at 17 × 53/17 = 53 px text at AX5.
         let measure = "(() => { let p = document.getElementById('__ts'); if (!p) { p = document.createElement('span'); p.id = '__ts'; p.style.cssText = 'font: 17px sans-serif; line-height: 1; position: absolute'; p.textContent = 'Hg'; document.body.appendChild(p); } return [p.getBoundingClientRect().height, parseFloat(getComputedStyle(p).fontSize)]; })()"

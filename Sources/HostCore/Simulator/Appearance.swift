@@ -81,7 +81,7 @@ public enum DisplayFidelity {
         pageFollows ? .null : [
             "phone": "prefers-contrast: more matches with Increase Contrast on",
             "here": "prefers-contrast: more never matches; only the native chrome switches to high contrast",
-            "why": "WebKitGTK 2.50 answers prefers-contrast from no setting an app can change",
+            "why": "measured on WebKitGTK 2.50: with libadwaita's high-contrast style on, matchMedia('(prefers-contrast: more)') stays false, and WebKit has no setting for it",
         ]
     }
 }

@@ -13,6 +13,13 @@ public struct SimulatedLocation: Machine, Sendable, Equatable {
         /// Degrees from true north and metres per second while moving; nil when still.
         public var heading: Double?
         public var speed: Double?
+
+        public init(coordinate: Coordinate, accuracy: Double, heading: Double? = nil, speed: Double? = nil) {
+            self.coordinate = coordinate
+            self.accuracy = accuracy
+            self.heading = heading
+            self.speed = speed
+        }
     }
 
     public enum Event: Sendable, Equatable {
