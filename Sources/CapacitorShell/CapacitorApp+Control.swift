@@ -62,6 +62,14 @@ extension CapacitorApp {
         }
     }
 
+    /// `ctl privacy … notifications`: the app's own notification answer (PushNotifications')
+    /// becomes the device's setting, as iOS's Settings would change it.
+    package func privacyChanged(_ kinds: [PrivacyKind], answer: Bool?) {
+        guard kinds.contains(.notifications) else { return }
+        let word = switch answer { case true?: "granted"; case false?: "denied"; case nil: "prompt" }
+        page.post(.custom(PushNotificationsPlugin.privacyEvent, ["notifications": .string(word)]))
+    }
+
     /// The push side's commands on the control socket, besides the core's.
     package var controlVocabularies: [any ControlVocabulary.Type] { [PushControl.self] }
 }

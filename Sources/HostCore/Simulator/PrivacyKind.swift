@@ -97,3 +97,24 @@ public enum PrivacyState {
         return .object(object)
     }
 }
+
+/// `--grant KIND` / `--revoke KIND` on `open` and `capacitor` (repeatable): the privacy
+/// settings a run starts with, applied to the app's profile before its page asks anything.
+package struct PrivacyLaunch: Sendable {
+    package private(set) var changes: [(change: PrivacyChange, kinds: [PrivacyKind])] = []
+
+    package init() {}
+
+    /// Takes `option` (`--grant` or `--revoke`) with its `value`; a clear error for a missing
+    /// or unknown kind.
+    package mutating func take(_ option: String, _ value: String?) throws(UsageError) {
+        let change: PrivacyChange = option == "--grant" ? .grant : .revoke
+        let list = PrivacyKind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let value, !value.hasPrefix("-") else { throw UsageError("\(option) takes a privacy kind: \(list) or all") }
+        guard let kinds = PrivacyKind.named(value) else {
+            let near = CommandLineRules.nearest(to: value, among: PrivacyKind.allCases.map(\.rawValue) + ["all"]).map { " (did you mean \($0)?)" } ?? ""
+            throw UsageError("\(option): no privacy kind \"\(TerminalText.escaped(value))\"\(near); use \(list) or all")
+        }
+        changes.append((change, kinds))
+    }
+}
