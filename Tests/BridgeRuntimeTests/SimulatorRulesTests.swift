@@ -1,4 +1,6 @@
+import CapacitorContract
 import HostCore
+import Push
 import Testing
 
 /// Issue 30 item 4 (first half): the simulator controls' rules — privacy kinds and what each
@@ -185,5 +187,17 @@ struct SimulatorRulesTests {
         let names = ControlRequest.coreCommands.map(\.name)
         for name in SimulatorCommand.names { #expect(names.contains(name)) }
         #expect(ControlCommand.names.contains("pasteboard"))
+    }
+
+    @Test("PushNotifications takes the privacy setting as the app's answer, keeps it, and answers waiting requests")
+    func pushNotificationsPrivacy() {
+        var plugin = PushNotificationsPlugin(CapacitorAppInfo(appId: "com.example.app", appName: "Example"))
+        let effects = plugin.hostEvent(.custom(PushNotificationsPlugin.privacyEvent, ["notifications": "granted"]))
+        #expect(effects == [.ask(action: "permission.store", arguments: ["receive": "granted"], call: nil)])
+        #expect(plugin.permission == .granted)
+        _ = plugin.hostEvent(.custom(PushNotificationsPlugin.privacyEvent, ["notifications": "prompt"]))
+        #expect(plugin.permission == .prompt)
+        #expect(plugin.hostEvent(.custom(PushNotificationsPlugin.privacyEvent, ["notifications": "maybe"])) == nil)
+        #expect(PushNotificationsPlugin.permission(fileText: PushNotificationsPlugin.permissionFile(.denied)) == .denied)
     }
 }

@@ -135,4 +135,37 @@ struct SimulatorControlTests {
         let after = try #require(try app.state("pasteboard.length=13")["pasteboard"] as? [String: Any])["changes"] as? Int ?? 0
         #expect(after > changes, "the page's write is a change")
     }
+
+    @Test("a Capacitor app: --grant notifications answers PushNotifications without a question; revoke and reset change its answer; appearance reaches its page")
+    func capacitor() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let appId = HomeSecPluginLiveTests.appId()
+        let app = try HomeSecPluginLiveTests.start(home, appId: appId, ["--grant", "notifications"])
+        defer { app.stop() }
+        _ = try app.state("privacy.notifications=granted", "privacy.camera=ask")
+        func receive() throws -> String? {
+            (try HomeSecPluginLiveTests.call(app, "PushNotifications", "checkPermissions")["data"] as? [String: Any])?["receive"] as? String
+        }
+        #expect(try receive() == "granted")
+        let asked = try HomeSecPluginLiveTests.call(app, "PushNotifications", "requestPermissions")
+        #expect((asked["data"] as? [String: Any])?["receive"] as? String == "granted", "no question: \(asked)")
+        _ = try app.state("permissions.pending=null")
+
+        #expect(try app.ctl("privacy", "revoke", "notifications").status == 0)
+        #expect(try receive() == "denied")
+        let kept = HomeSecPluginLiveTests.dataDirectory(home, appId).appendingPathComponent("push-permission.json")
+        #expect(try String(contentsOf: kept, encoding: .utf8) == #"{"receive":"denied"}"#)
+        #expect(try app.ctl("privacy", "reset", "notifications").status == 0)
+        #expect(try receive() == "prompt")
+        // Asked again: the question waits (no one to answer it here) until the privacy grant settles it.
+        #expect(try app.ctl("eval", "window.__t.call('again', 'PushNotifications', 'requestPermissions', {})").status == 0)
+        _ = try app.state("capacitor.plugins.PushNotifications.waitingForPermission=1")
+        #expect(try app.ctl("privacy", "grant", "notifications").status == 0)
+        let again = try #require(try app.evalWhen("window.__t.result('again')") as? String)
+        #expect(again.contains(#""receive":"granted""#), "\(again)")
+
+        #expect(try app.ctl("appearance", "dark").status == 0)
+        #expect(try app.evalWhen("matchMedia('(prefers-color-scheme: dark)').matches") as? Bool == true)
+    }
 }
