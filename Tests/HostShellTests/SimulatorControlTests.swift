@@ -16,10 +16,22 @@ struct SimulatorControlTests {
 
     @Test("privacy grant/revoke/reset: answered without a prompt, remembered in the profile, asked again after reset")
     func privacy() throws {
-        let live = try LiveApp(["--allow-eval"])
+        let live = try LiveApp(["--allow-eval", "--grant", "camera", "--revoke", "location"])
         defer { live.finish() }
         let app = live.app
-        _ = try app.state("screen=page", "negotiated=true", "privacy.notifications=ask", "privacy.location=ask", timeout: 60)
+        _ = try app.state("screen=page", "negotiated=true", "privacy.notifications=ask", "privacy.location=denied",
+                          "privacy.camera=granted", "privacy.microphone=ask", timeout: 60)
+        // Given before launch: the page's question is answered at once, and the Permissions API
+        // reports them. (WebKit itself reports a denied kind as "prompt" until the page has
+        // asked in its document: measured on WebKitGTK 2.50.)
+        #expect(try app.ctl("eval", Self.query("camera")).status == 0)
+        #expect(try app.evalWhen("window.__q") as? String == "granted")
+        #expect(try app.ctl("eval", Self.askLocation).status == 0)
+        let geo = try app.evalWhen("window.__geo")
+        #expect(geo as? String == "error 1", "denied without a prompt")
+        #expect(try app.ctl("eval", Self.query("geolocation")).status == 0)
+        #expect(try app.evalWhen("window.__q") as? String == "denied")
+
         let granted = try app.ctl("privacy", "grant", "notifications", "location")
         #expect(granted.status == 0, "\(granted.error)")
         _ = try app.state("privacy.notifications=granted", "privacy.location=granted", "permissions.remembered.geolocation=granted")
@@ -37,15 +49,22 @@ struct SimulatorControlTests {
 
         // Reset: asked again, with a prompt, which the open question's privacy grant then answers.
         #expect(try app.ctl("privacy", "reset", "all").status == 0)
-        _ = try app.state("privacy.notifications=ask", "privacy.location=ask", "permissions.remembered={}")
+        _ = try app.state("privacy.notifications=ask", "privacy.location=ask", "privacy.camera=ask", "permissions.remembered={}")
         #expect(try app.ctl("eval", Self.askNotifications).status == 0)
         _ = try app.state(#"permissions.pending.kinds=["notifications"]"#)
         #expect(try app.ctl("privacy", "grant", "notifications").status == 0)
         #expect(try app.evalWhen("window.__perm") as? String == "granted")
-        _ = try app.state("permissions.pending=null", "privacy.notifications=granted", "permissions.answered.2.how=privacy")
+        _ = try app.state("permissions.pending=null", "privacy.notifications=granted", "permissions.answered.3.how=privacy")
 
+        // Photos and motion: kept and reported, and the answer says WebKitGTK never asks for them.
+        let photos = try app.ctl("privacy", "grant", "photos", "motion")
+        let reach = (photos.result as? [String: Any])?["reach"] as? [String: String]
+        #expect(reach?["photos"]?.contains("kept and reported only") == true && reach?["motion"]?.contains("never asks") == true, "\(String(describing: photos.result))")
+        _ = try app.state("privacy.photos=granted", "privacy.motion=granted")
         let bad = try app.ctl("privacy", "grant", "camra")
         #expect(bad.status != 0 && bad.error.contains("did you mean camera?"), "\(bad.error)")
+        let badLaunch = try HostShellBinary.run(["open", "--grant", "contacts"], environment: live.home.environment)
+        #expect(badLaunch.status == 2 && badLaunch.stderr.contains("no privacy kind \"contacts\""), "\(badLaunch.stderr)")
     }
 
     @Test("location: a fixed point and a route reach navigator.geolocation; clear stops them")
@@ -64,12 +83,17 @@ struct SimulatorControlTests {
 
         // A route: ~22 m north at 10 m/s, one position a second, the last on the end point.
         #expect(try app.ctl("eval", "window.__seen = []; window.__w = navigator.geolocation.watchPosition((p) => { window.__seen.push([p.coords.latitude, p.coords.longitude, p.coords.speed]); }); true").status == 0)
+        // Each position is a state event: the whole state first, then the route's steps.
+        let stream = try ObservabilityTests.EventReader(app, ["--kind", "state", "--count", "4", "--timeout", "30"])
         let route = try app.ctl("location", "route", "--speed", "10", "-33.8568,151.2153", "-33.8566,151.2153")
         #expect(route.status == 0, "\(route.error)")
         _ = try app.state("location.mode=route", "location.route.arrived=true", "location.latitude=-33.8566", timeout: 20)
         let seen = try #require(try app.evalWhen("window.__seen.length >= 3 && window.__seen") as? [[Any]])
         #expect((seen.last?[0] as? Double) == -33.8566, "the page ends on the route's last point: \(seen)")
         #expect(seen.contains { ($0[2] as? Double) == 10 }, "positions on the way carry the speed: \(seen)")
+        let streamed = stream.finish()
+        let moves = streamed.events.compactMap { (($0["changed"] as? [String: Any])?["location"] as? [String: Any])?["mode"] as? String }
+        #expect(streamed.status == 0 && moves.filter { $0 == "route" }.count >= 2, "route steps are state events: \(streamed.events)")
 
         #expect(try app.ctl("location", "clear").status == 0)
         _ = try app.state("location.mode=none")

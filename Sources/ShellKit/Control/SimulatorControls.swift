@@ -34,7 +34,8 @@ package final class SimulatorControls {
         case .privacy(let change, let kinds):
             setPrivacy(change, kinds, app: app)
             ok(["message": .string("\(kinds.map(\.rawValue).joined(separator: ", ")): \(change == .reset ? "will be asked again" : change == .grant ? "granted" : "denied")"),
-                "privacy": PrivacyState.json(app.mainWebPage.permissions.machine.remembered)])
+                "privacy": PrivacyState.json(app.mainWebPage.permissions.machine.remembered),
+                "reach": .object(JSONObject(kinds.map { ($0.rawValue, JSONValue.string($0.reach)) }))])
         case .appearance(let appearance):
             setAppearance(appearance)
             ok(["message": .string("appearance \(appearance.rawValue)")])
