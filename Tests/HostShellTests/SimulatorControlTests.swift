@@ -74,6 +74,11 @@ struct SimulatorControlTests {
         let app = live.app
         _ = try app.state("screen=page", "negotiated=true", "location.mode=none", timeout: 60)
         #expect(try app.ctl("privacy", "grant", "location").status == 0)
+        // No location set: WebKit asks the desktop's location service (GeoClue); there is none here.
+        #expect(try app.ctl("eval", Self.askLocation).status == 0)
+        let none = try app.evalWhen("window.__geo")
+        print("measured: getCurrentPosition with no location set = \(String(describing: none))")
+        #expect(none as? String == "error 2", "POSITION_UNAVAILABLE without a location service")
         let set = try app.ctl("location", "set", "48.8584,2.2945", "--accuracy", "12")
         #expect(set.status == 0, "\(set.error)")
         _ = try app.state("location.mode=fixed", "location.latitude=48.8584", "location.accuracy=12")
