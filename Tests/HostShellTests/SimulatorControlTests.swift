@@ -100,8 +100,10 @@ struct SimulatorControlTests {
         let moves = streamed.events.compactMap { (($0["changed"] as? [String: Any])?["location"] as? [String: Any])?["mode"] as? String }
         #expect(streamed.status == 0 && moves.filter { $0 == "route" }.count >= 2, "route steps are state events: \(streamed.events)")
 
+        #expect(try app.ctl("eval", "window.__lost = undefined; navigator.geolocation.watchPosition(() => {}, (e) => { window.__lost = 'error ' + e.code; }); true").status == 0)
         #expect(try app.ctl("location", "clear").status == 0)
         _ = try app.state("location.mode=none")
+        #expect(try app.evalWhen("window.__lost") as? String == "error 2", "a watching page is told the position is unavailable")
         let refused = try app.ctl("location", "set", "95,0")
         #expect(refused.status != 0 && refused.error.contains("LAT,LON"), "\(refused.error)")
     }
