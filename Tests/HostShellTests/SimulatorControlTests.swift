@@ -167,7 +167,7 @@ struct SimulatorControlTests {
         #expect(after > changes, "the page's write is a change")
     }
 
-    @Test("a Capacitor app: --grant notifications answers PushNotifications without a question; revoke and reset change its answer; appearance reaches its page")
+    @Test("a Capacitor app: --grant notifications answers PushNotifications without a question; revoke and reset change its answer; appearance and location reach its page")
     func capacitor() throws {
         let home = TemporaryHome()
         defer { home.remove() }
@@ -198,5 +198,10 @@ struct SimulatorControlTests {
 
         #expect(try app.ctl("appearance", "dark").status == 0)
         #expect(try app.evalWhen("matchMedia('(prefers-color-scheme: dark)').matches") as? Bool == true)
+        // The location reaches the app's page on its capacitor:// origin too.
+        #expect(try app.ctl("privacy", "grant", "location").status == 0)
+        #expect(try app.ctl("location", "set", "51.5007,-0.1246").status == 0)
+        #expect(try app.ctl("eval", Self.askLocation).status == 0)
+        #expect(try app.evalWhen("window.__geo") as? [Double] == [51.5007, -0.1246, 5])
     }
 }
