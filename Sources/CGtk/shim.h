@@ -298,3 +298,4 @@ static inline gchar *cgtk_incoming_endpoint(const GValue *values, gboolean remot
 static inline void cgtk_incoming_refuse(const GValue *values) {
     g_io_stream_close(G_IO_STREAM(g_value_get_object(&values[1])), NULL, NULL);
 }
+#include "simulator.h"

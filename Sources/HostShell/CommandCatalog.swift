@@ -10,6 +10,8 @@ enum CommandCatalog {
     static let credentialStore = OptionSpec("--credential-store", value: "auto|secret-service|file", "where the app's sign-in credential is kept")
     static let control = OptionSpec("--control", value: "SOCKET", "serve the control interface (hostshell ctl) on this Unix socket")
     static let allowEval = OptionSpec("--allow-eval", "let ctl eval run scripts in the page (with --control)")
+    static let grant = OptionSpec("--grant", value: "KIND", "start with a privacy kind granted (repeatable; camera, microphone, location, notifications, photos, clipboard, motion or all)")
+    static let revoke = OptionSpec("--revoke", value: "KIND", "start with a privacy kind denied (repeatable), as ctl privacy revoke")
     static let bridgeLog = OptionSpec("--bridge-log", value: "FILE", "append every bridge message, both ways, to FILE as JSON lines")
 
     /// What names a Capacitor app (`capacitor`, and `replay` of its log).
@@ -26,7 +28,7 @@ enum CommandCatalog {
     static let openOptions: [OptionSpec] = [
         device, orientation,
         OptionSpec("--inspector", "enable WebKit's web inspector"),
-        control, allowEval, credentialStore,
+        control, allowEval, credentialStore, grant, revoke,
         OptionSpec("--open-url", value: "LINK", "open a tilecast-ios:// deep link once Studio is ready"),
         bridgeLog,
         OptionSpec("--no-prewarm", "load sheets when they open instead of keeping one ready"),
@@ -64,7 +66,7 @@ enum CommandCatalog {
                     options: Array(capacitorApp.prefix(5)) + [OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL")]
                         + capacitorApp.suffix(1) + [credentialStore, device, orientation,
                               OptionSpec("--inspector", "enable WebKit's web inspector"),
-                              control, allowEval, bridgeLog,
+                              control, allowEval, grant, revoke, bridgeLog,
                               OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
                               OptionSpec("--check", "print what the window shows as JSON and exit (headless if need be)"),
                               timeout,

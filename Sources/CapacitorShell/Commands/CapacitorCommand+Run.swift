@@ -78,6 +78,7 @@ extension CapacitorCommand {
                 scheme = try CapacitorScheme.serve(launch)
             } catch { return .failure(error) }
             let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector, kiosk: options.kiosk)
+            for (change, kinds) in options.privacy.changes { environment.simulator.setPrivacy(change, kinds, app: app) }
             var server: ControlServer?
             if let control = options.control {
                 let handler = ControlHandler(app: app, allowEval: options.allowEval)

@@ -56,6 +56,9 @@ package enum CapacitorCommand {
                                   rotate [portrait|landscape],
                                   status-bar --time HH:MM --battery N … | clear
           --allow-eval            let ctl eval run scripts in the page (tests only; with --control)
+          --grant KIND, --revoke KIND   start with a privacy kind granted or denied (repeatable;
+                                  camera, microphone, location, notifications, photos,
+                                  clipboard, motion or all), as ctl privacy does
           --bridge-log FILE       append every bridge message and console line to FILE (JSON lines)
           --automation            let WebKitWebDriver drive the page (browserName "hostshell")
           --kiosk                 run unattended: full screen, no header bar, pointer hidden after
@@ -93,6 +96,7 @@ package enum CapacitorCommand {
         var inspector = false
         var control: String?
         var allowEval = false
+        var privacy = PrivacyLaunch()
         var bridgeLog: String?
         var automation = false
         var check = false
@@ -144,6 +148,7 @@ package enum CapacitorCommand {
             case "--inspector": options.inspector = true
             case "--control": options.control = try value(argument, "the path of the Unix socket to serve")
             case "--allow-eval": options.allowEval = true
+            case "--grant", "--revoke": try options.privacy.take(argument, rest.popFirst())
             case "--bridge-log": options.bridgeLog = try value(argument, "the file to append the bridge's messages to")
             case "--automation": options.automation = true
             case "--check": options.check = true

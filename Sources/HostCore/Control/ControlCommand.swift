@@ -43,6 +43,9 @@ public enum ControlCommand: Sendable, Equatable {
     case rotate(DeviceOrientation?)
     /// Override what the device chrome's status bar shows (nil: `clear`, back to live values).
     case statusBar(StatusBarOverride?)
+    /// One of the simulator's controls (`SimulatorCommand`: privacy, appearance, contrast,
+    /// text size, location, pasteboard), carried out by the core for every app.
+    case simulator(SimulatorCommand)
     /// A command of the app's own contract, decoded by its vocabulary.
     case app(AppCommand)
 
@@ -68,7 +71,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// The core's commands, every app takes them (an app may answer that it has no use for one).
     public static let names = ["state", "wait", "events", "snapshot", "eval", "resize", "memory-pressure", "reload", "back",
-                               "open-url", "permission", "lifecycle", "action", "download", "rotate", "status-bar"]
+                               "open-url", "permission", "lifecycle", "action", "download", "rotate", "status-bar"] + SimulatorCommand.names
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state", "warning"]
 }

@@ -20,7 +20,7 @@ extension ControlRequest {
         ControlCommandHelp("rotate", "[portrait|landscape]"),
         ControlCommandHelp("status-bar", "clear | --time HH:MM --battery 0-100 --charging|--no-charging --cellular 0-4 --wifi 0-3 --carrier NAME",
                            options: ["--time", "--battery", "--charging", "--no-charging", "--cellular", "--wifi", "--carrier"]),
-    ]
+    ] + SimulatorCommand.help
 
     /// `ctl`'s words as a request line: a core command (`state`, `wait PATH=VALUE… [--timeout S]`
     /// — VALUE is JSON when it parses as JSON, else a string — `snapshot PATH [--page]`,
@@ -131,6 +131,8 @@ extension ControlRequest {
                 until[String(condition[..<equals])] = (try? JSONParser.parse(raw, maxDepth: 8)) ?? .string(raw)
             }
             object["until"] = .object(until)
+        case let name where SimulatorCommand.names.contains(name):
+            object = try SimulatorCommand.arguments(&words)
         default:
             throw ControlError("\(words.name) is not one of the core's commands")
         }

@@ -14,6 +14,8 @@ package final class ControlHandler {
         self.app = app
         self.allowEval = allowEval
         app.environment.events.stateSource = { [weak app] in app.map(HostState.json) ?? .null }
+        app.environment.simulator.attachLocation()
+        app.environment.simulator.attachPasteboard()
     }
 
     package func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {
@@ -66,6 +68,8 @@ package final class ControlHandler {
                 case .failure(let error): fail("the script failed: \(error.message)")
                 }
             }
+        case .simulator(let command):
+            app.environment.simulator.handle(command, app: app, ok: ok, fail: fail)
         case .app(let command) where command.refusal(by: app.controlVocabularies) != nil:
             fail(command.refusal(by: app.controlVocabularies)!.message)
         default:

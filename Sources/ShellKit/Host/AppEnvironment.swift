@@ -26,6 +26,8 @@ package struct AppEnvironment {
     /// The device the window imitates (`--device`, `--orientation`; the desktop by default):
     /// its chrome, `ctl rotate`, `ctl status-bar` and `ctl state`'s `device`.
     package var device: DeviceHost
+    /// The simulator's controls (`ctl privacy|appearance|contrast|text-size|location|pasteboard`).
+    package let simulator: SimulatorControls
 
     /// The services, made once by the command: `rendering` as `MainLoop.startGTK` chose it, the
     /// bridge log (`--bridge-log`) and the automation host (`--automation`, enabled before any
@@ -40,6 +42,7 @@ package struct AppEnvironment {
         downloads = DownloadCenter(handoff: handoff)
         downloadNotifier = DownloadNotifier(downloads: downloads)
         device = DeviceHost(.desktop, ownDisplay: false)
+        simulator = SimulatorControls()
     }
 
     /// Records one bridge message to the log file and the event streams, whichever is there;

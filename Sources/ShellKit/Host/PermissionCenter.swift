@@ -101,6 +101,12 @@ package final class PermissionCenter {
         return "no question is open: the next one will be \(word)"
     }
 
+    /// `ctl privacy grant|revoke|reset` (`answer` nil: reset): remembered for the profile, and
+    /// what it now decides among the questions waiting is answered.
+    package func setPrivacy(_ kinds: [PermissionKind], answer: Bool?) {
+        run(.privacy(kinds: kinds, answer: answer))
+    }
+
     /// `page`'s questions go unanswered (its document or the page itself is gone): WebKit is told
     /// no. The app's own questions outlive a document (`document`) and go only with the page.
     package func withdraw(page: WebPage, document: Bool = false) {

@@ -101,6 +101,7 @@ package final class WebPage {
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]
+        if Self.textZoom != 1 { applyTextZoom() }
         // First of the view's load-failed handlers: a blocked load is settled here, unseen by the owner's.
         signals.append(onLoadFailed(view) { [weak self] uri, error in self?.judgeBlocked(uri, error) ?? false })
         confine()

@@ -11,7 +11,7 @@ import StudioContract
 /// need be. `--automation` lets a WebDriver session (WebKitWebDriver, `browserName` "hostshell")
 /// drive the app's Studio page; see `AutomationHost`.
 package enum OpenCommand {
-    package static let usage = "usage: hostshell open [SERVER-ID] [--device NAME [--orientation portrait|landscape]] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
+    package static let usage = "usage: hostshell open [SERVER-ID] [--device NAME [--orientation portrait|landscape]] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--grant|--revoke KIND]… [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
 
     /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
     /// and exit with the result (see `ReplayCommand`).
@@ -32,6 +32,7 @@ package enum OpenCommand {
         var bridgeLog: String?
         var prewarmSheets = true
         var timeout = 30.0
+        var privacy = PrivacyLaunch()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -50,6 +51,7 @@ package enum OpenCommand {
                 }
                 control = value
             case "--allow-eval": allowEval = true
+            case "--grant", "--revoke": try privacy.take(argument, rest.popFirst())
             case "--no-prewarm": prewarmSheets = false
             case "--automation": automation = true
             case "--bridge-log":
@@ -118,6 +120,7 @@ package enum OpenCommand {
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
                                deviceAsked: deviceAsked)
+            for (change, kinds) in privacy.changes { environment.simulator.setPrivacy(change, kinds, app: app) }
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)
