@@ -38,6 +38,8 @@ public enum ControlCommand: Sendable, Equatable {
     case action(name: String, window: Int? = nil)
     /// Open a finished download (`open`) or show it in its folder (`show`).
     case download(id: Int, choice: String)
+    /// One of the simulator's controls (locale, time zone, erase, root certificates, recording).
+    case device(DeviceControl)
     /// A command of the app's own contract, decoded by its vocabulary.
     case app(AppCommand)
 
@@ -63,7 +65,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// The core's commands, every app takes them (an app may answer that it has no use for one).
     public static let names = ["state", "wait", "events", "snapshot", "eval", "resize", "memory-pressure", "reload", "back",
-                               "open-url", "permission", "lifecycle", "action", "download"]
+                               "open-url", "permission", "lifecycle", "action", "download"] + DeviceControl.names
     /// What `events` can stream.
     public static let eventKinds = ["bridge", "state", "warning"]
 }

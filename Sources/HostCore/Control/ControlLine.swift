@@ -17,7 +17,7 @@ extension ControlRequest {
         ControlCommandHelp("lifecycle", "background|foreground|blur|focus"),
         ControlCommandHelp("action", "NAME [--window ID]", options: ["--window"]),
         ControlCommandHelp("download", "ID open|show"),
-    ]
+    ] + DeviceControl.help
 
     /// `ctl`'s words as a request line: a core command (`state`, `wait PATH=VALUE… [--timeout S]`
     /// — VALUE is JSON when it parses as JSON, else a string — `snapshot PATH [--page]`,
@@ -123,6 +123,8 @@ extension ControlRequest {
                 until[String(condition[..<equals])] = (try? JSONParser.parse(raw, maxDepth: 8)) ?? .string(raw)
             }
             object["until"] = .object(until)
+        case _ where DeviceControl.names.contains(words.name):
+            object = try DeviceControl.arguments(&words)
         default:
             throw ControlError("\(words.name) is not one of the core's commands")
         }

@@ -143,6 +143,8 @@ public struct ControlRequest: Sendable, Equatable {
                 timeout = seconds
             }
             return .wait(until: StatePredicate(until), timeout: timeout)
+        case _ where DeviceControl.names.contains(name):
+            return .device(try DeviceControl.decode(name, object))
         default:
             // Another contract's command: the app reads it with its vocabulary, or refuses it.
             // (`id` stays among its members: `notification` names a notification by it.)
