@@ -67,7 +67,7 @@ public enum ControlCommand: Sendable, Equatable {
     public static let names = ["state", "wait", "events", "snapshot", "eval", "resize", "memory-pressure", "reload", "back",
                                "open-url", "permission", "lifecycle", "action", "download"] + DeviceControl.names
     /// What `events` can stream.
-    public static let eventKinds = ["bridge", "state", "warning"]
+    public static let eventKinds = ["bridge", "state", "warning", "device"]
 }
 
 /// A command of an app's own contract as it arrived: its name and the request's other members.

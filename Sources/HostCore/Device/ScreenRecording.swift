@@ -25,7 +25,7 @@ public enum ScreenRecording {
 
     /// The Debian package each element comes from (`scripts/install-deps` installs them).
     public static let packages: [String: String] = [
-        "ximagesrc": "gstreamer1.0-x",
+        "ximagesrc": "gstreamer1.0-plugins-good",
         "videoconvert": "gstreamer1.0-plugins-base",
         "videoscale": "gstreamer1.0-plugins-base",
         "filesink": "gstreamer1.0-plugins-base (libgstreamer1.0-0)",

@@ -57,6 +57,8 @@ package final class ControlHandler {
                 case .failure(let error): fail("the script failed: \(error.message)")
                 }
             }
+        case .device(let control):
+            app.environment.device.handle(control, app: app, ok: ok, fail: fail)
         case .app(let command) where command.refusal(by: app.controlVocabularies) != nil:
             fail(command.refusal(by: app.controlVocabularies)!.message)
         default:

@@ -51,6 +51,7 @@ package enum HostState {
         state["permissions"] = app.mainWebPage.permissions.machine.json
         state["webProcess"] = ["responsive": .bool(app.mainWebPage.isResponsive), "hungEnded": .number(Double(app.hungProcessesEnded))]
         state["objects"] = LiveObjects.json
+        for member in app.environment.device.stateMembers.members { state[member.key] = member.value }
         return .object(state)
     }
 }
