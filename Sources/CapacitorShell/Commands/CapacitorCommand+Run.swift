@@ -68,6 +68,10 @@ extension CapacitorCommand {
             // The app's services, made here once; automation is allowed before the page is built.
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: options.automation ? AutomationHost.enable() : nil)
             environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
+            do throws(UsageError) {
+                try environment.device.launch(locale: options.deviceLaunch.locale, timeZone: options.deviceLaunch.timeZone,
+                                              rootFiles: options.deviceLaunch.rootCertificates)
+            } catch { return .failure(error) }
             let scheme: CapacitorScheme?
             do throws(UsageError) {
                 scheme = try CapacitorScheme.serve(launch)
@@ -113,6 +117,7 @@ extension CapacitorCommand {
             if let link = options.openURL { app.openURL(link, launch: true) }
             app.start()
             withExtendedLifetime((replaying, booting)) { g_main_loop_run(loop) }
+            environment.device.finish()
             StopSignals.finishing()
             app.close()
             return .success(exitCode)

@@ -42,6 +42,9 @@ package enum CapacitorCommand {
         The host:
           --device phone|tablet|desktop   window size and user agent (default phone)
           --inspector             enable WebKit's inspector (right-click, Inspect)
+          --locale LL-CC          the page's locale, e.g. fr-FR (navigator.language, Intl)
+          --timezone AREA/CITY    the page's time zone, e.g. Europe/Paris
+          --trust-root-cert FILE  trust this private root (PEM) for the app's servers (repeatable)
           --control SOCKET        serve the control interface (hostshell ctl SOCKET …):
                                   state, wait, events, snapshot, resize, memory-pressure,
                                   reload, back, lifecycle focus|blur|hide|show, open-url LINK,
@@ -84,6 +87,8 @@ package enum CapacitorCommand {
         var inspector = false
         var control: String?
         var allowEval = false
+        /// `--locale`, `--timezone`, `--trust-root-cert`.
+        var deviceLaunch = DeviceLaunchOptions()
         var bridgeLog: String?
         var automation = false
         var check = false
@@ -131,6 +136,7 @@ package enum CapacitorCommand {
                 guard let word = rest.popFirst(), let device = DeviceProfile(rawValue: word) else { throw UsageError("--device takes phone, tablet or desktop") }
                 options.device = device
             case "--inspector": options.inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try options.deviceLaunch.take(argument, rest.popFirst())
             case "--control": options.control = try value(argument, "the path of the Unix socket to serve")
             case "--allow-eval": options.allowEval = true
             case "--bridge-log": options.bridgeLog = try value(argument, "the file to append the bridge's messages to")

@@ -31,6 +31,7 @@ package enum OpenCommand {
         var bridgeLog: String?
         var prewarmSheets = true
         var timeout = 30.0
+        var deviceLaunch = DeviceLaunchOptions()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -41,6 +42,7 @@ package enum OpenCommand {
                 device = profile
                 deviceAsked = true
             case "--inspector": inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try deviceLaunch.take(argument, rest.popFirst())
             case "--check": check = true
             case "--control":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
@@ -106,6 +108,9 @@ package enum OpenCommand {
             // The app's services, made here once; automation is allowed before the app builds its page.
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: automation ? AutomationHost.enable() : nil)
             environment.attended = attended
+            do throws(UsageError) {
+                try environment.device.launch(locale: deviceLaunch.locale, timeZone: deviceLaunch.timeZone, rootFiles: deviceLaunch.rootCertificates)
+            } catch { return .failure(error) }
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
                                deviceAsked: deviceAsked)
@@ -151,6 +156,7 @@ package enum OpenCommand {
                 if !result.opened { printError("hostshell: \(result.message)") }
             }
             g_main_loop_run(loop)
+            environment.device.finish()
             StopSignals.finishing()
             app.removeForgottenProfiles()
             return .success(exitCode)
