@@ -17,5 +17,8 @@ extension CapacitorApp: ErasableApp {
         Self.secretErasers.flatMap { $0(launch.appId, launch.dataDirectory) }
     }
 
-    package func restartAtStartPage() { page.load(launch.startURL) }
+    package func restartAtStartPage() {
+        loadingEvent(.start)
+        page.load(launch.startURL)
+    }
 }
