@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+
+/// Issue 30 item 4 (second half) in the real app: the page's locale and time zone, erase, a
+/// private root trusted for one app, and a screen recording — each observed where it lands (the
+/// page's own JavaScript, WebKit's TLS check, a real video decoder). Capacitor apps on a web
+/// directory or a loopback HTTPS server made with the real openssl tool.
+@Suite("The simulator's controls: locale, time zone, erase, root certificates, recording (real WebKit)",
+       .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] != nil, "needs a display: scripts/test runs these under Xvfb"),
+       .serialized)
+struct SimulatorControlsTests {
+    /// A web directory with one animated page.
+    static func webDirectory(_ home: TemporaryHome) throws -> String {
+        let directory = home.root.appendingPathComponent("web")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try """
+        <!doctype html><html><head><title>device</title></head><body><h1 id="tick">0</h1>
+        <script>let n = 0; setInterval(() => { document.getElementById('tick').textContent = String(n++); }, 50);</script>
+        </body></html>
+        """.write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        return directory.path
+    }
+
+    static func capacitor(_ home: TemporaryHome, id: String, _ more: [String] = []) throws -> RunningApp {
+        try RunningApp(home: home, arguments: ["--web-dir", try webDirectory(home), "--app-id", id, "--allow-eval", "--credential-store", "file"] + more,
+                       command: "capacitor")
+    }
+
+    /// A tool's exit status and standard output.
+    @discardableResult
+    static func tool(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, out: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static let zoneAndLocale = "JSON.stringify([navigator.language, Intl.DateTimeFormat().resolvedOptions().locale, Intl.DateTimeFormat().resolvedOptions().timeZone, new Date(2026, 0, 15).getTimezoneOffset()])"
+
+    @Test("--locale and --timezone at launch, ctl locale and ctl timezone later: the page's navigator, Intl and Date follow; bad names are refused")
+    func localeAndTimeZone() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let app = try Self.capacitor(home, id: "dev.hostshell.locale", ["--locale", "fr-FR", "--timezone", "Asia/Tokyo"])
+        defer { app.stop() }
+        let state = try app.state("screen=page", "locale=fr-FR", "timeZone=Asia/Tokyo", timeout: 60)
+        #expect(state["locale"] as? String == "fr-FR")
+        #expect(try app.evalWhen(Self.zoneAndLocale) as? String == #"["fr-FR","fr-FR","Asia/Tokyo",-540]"#)
+        #expect(try app.ctl("eval", "sessionStorage.setItem('kept', 'yes'); true").status == 0)
+
+        #expect(try app.ctl("locale", "de-DE").status == 0)
+        _ = try app.state("locale=de-DE", "screen=page", timeout: 60)
+        #expect(try app.evalWhen("navigator.language === 'de-DE' && \(Self.zoneAndLocale)") as? String == #"["de-DE","de-DE","Asia/Tokyo",-540]"#)
+        #expect(try app.ctl("timezone", "America/New_York").status == 0)
+        _ = try app.state("timeZone=America/New_York", "screen=page", timeout: 60)
+        #expect(try app.evalWhen("Intl.DateTimeFormat().resolvedOptions().timeZone === 'America/New_York' && \(Self.zoneAndLocale)") as? String
+            == #"["de-DE","de-DE","America/New_York",300]"#)
+        // The page started again in a new web process; WebKit keeps the tab's sessionStorage (measured).
+        #expect(try app.evalWhen("sessionStorage.getItem('kept')") as? String == "yes")
+
+        let unknown = try app.ctl("timezone", "Europe/Atlantis")
+        #expect(unknown.status != 0 && unknown.error.contains("/usr/share/zoneinfo"), "\(unknown.error)")
+        let badTag = try app.ctl("locale", "french")
+        #expect(badTag.status != 0 && badTag.error.contains("fr-FR"), "\(badTag.error)")
+        #expect(try app.state("timeZone=America/New_York", "locale=de-DE")["timeZone"] as? String == "America/New_York", "a refused change changes nothing")
+    }
+
+    @Test("erase: the page shut, its storage and cookies gone, back at the start page; another app's data untouched")
+    func erase() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let keep = "localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 'v'); document.cookie = 'c=v; max-age=3600'; true"
+        let read = "JSON.stringify([localStorage.getItem('k'), sessionStorage.getItem('s'), document.cookie, location.href])"
+        // The other app keeps data of its own first.
+        do {
+            let other = try Self.capacitor(home, id: "dev.hostshell.other")
+            defer { other.stop() }
+            _ = try other.state("screen=page", timeout: 60)
+            #expect(try other.ctl("eval", "localStorage.setItem('mine', 'kept'); true").status == 0)
+            #expect(try other.evalWhen("localStorage.getItem('mine')") as? String == "kept")
+        }
+        do {
+            let app = try Self.capacitor(home, id: "dev.hostshell.erase")
+            defer { app.stop() }
+            _ = try app.state("screen=page", timeout: 60)
+            #expect(try app.ctl("eval", keep).status == 0)
+            #expect(try app.evalWhen(read) as? String == #"["v","v","c=v","capacitor://localhost/"]"#)
+            #expect(try app.ctl("eval", "location.hash = 'elsewhere'; window.__inMemory = 1; true").status == 0)
+            let erased = try app.ctl("erase")
+            #expect(erased.status == 0, "\(erased.error)")
+            let removed = ((erased.result as? [String: Any])?["removed"] as? [String]) ?? []
+            #expect(removed.first?.contains("website data") == true && removed.contains { $0.contains("HomeSecAuth") }, "\(removed)")
+            _ = try app.state("screen=page", "url=capacitor://localhost/", timeout: 60)
+            #expect(try app.evalWhen("window.__inMemory === undefined && \(read)") as? String == #"[null,null,"","capacitor://localhost/"]"#)
+        }
+        let other = try Self.capacitor(home, id: "dev.hostshell.other")
+        defer { other.stop() }
+        _ = try other.state("screen=page", timeout: 60)
+        #expect(try other.evalWhen("localStorage.getItem('mine')") as? String == "kept", "erasing one app never touches another's data")
+    }
+
+    /// A CA, a leaf for 127.0.0.1 signed by it, and a leaf signed by another CA, made by openssl.
+    static func certificates(in directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = """
+        set -e
+        ca() { openssl req -x509 -newkey rsa:2048 -nodes -keyout $1.key -out $1.pem -days 2 -subj "/CN=$1" -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign; }
+        leaf() { openssl req -newkey rsa:2048 -nodes -keyout $1.key -out $1.csr -subj "/CN=localhost"
+          printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\nbasicConstraints=CA:FALSE\\nextendedKeyUsage=serverAuth\\n' > $1.ext
+          openssl x509 -req -in $1.csr -CA $2.pem -CAkey $2.key -CAcreateserial -out $1.pem -days 1 -extfile $1.ext; }
+        ca ca; ca other; leaf leaf ca; leaf rogue other
+        echo '<!doctype html><title>secure</title><h1>secure</h1>' > index.html
+        """
+        let made = try tool(["bash", "-c", script], in: directory)
+        try #require(made.status == 0, "openssl could not make the certificates")
+    }
+
+    /// openssl s_server on a free loopback port with `name`.pem, serving the directory's files.
+    static func httpsServer(_ name: String, in directory: URL) throws -> (process: Process, port: Int) {
+        for _ in 0..<20 {
+            let port = Int.random(in: 20_000..<60_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["openssl", "s_server", "-quiet", "-accept", "127.0.0.1:\(port)", "-cert", "\(name).pem", "-key", "\(name).key", "-WWW"]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let listening = waitUntil(timeout: 5) { !process.isRunning || (try? tool(["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/\(port)"]).status) == 0 }
+            if listening && process.isRunning { return (process, port) }
+            stopProcess(process)
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+
+    @Test("a private root: refused without it, the page loads with it (launch or ctl), a leaf of another CA stays refused")
+    func trustRootCertificate() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let directory = home.root.appendingPathComponent("tls")
+        try Self.certificates(in: directory)
+        let good = try Self.httpsServer("leaf", in: directory)
+        defer { stopProcess(good.process) }
+        let rogue = try Self.httpsServer("rogue", in: directory)
+        defer { stopProcess(rogue.process) }
+        let root = directory.appendingPathComponent("ca.pem").path
+        func app(_ port: Int, _ more: [String]) throws -> RunningApp {
+            try RunningApp(home: home, arguments: ["--url", "https://127.0.0.1:\(port)/index.html", "--app-id", "dev.hostshell.tls",
+                                                   "--allow-eval", "--credential-store", "file"] + more, command: "capacitor")
+        }
+        do {
+            let refused = try app(good.port, [])
+            defer { refused.stop() }
+            let state = try refused.state("screen=error", timeout: 60)
+            #expect(((state["status"] as? [String: Any])?["detail"] as? String)?.contains("TLS") == true, "\(state["status"] ?? "")")
+            // Trusted while running: the retry loads it.
+            let bad = try refused.ctl("trust-root-cert", "add", directory.appendingPathComponent("leaf.key").path)
+            #expect(bad.status != 0 && bad.error.contains("private key"), "\(bad.error)")
+            #expect(try refused.ctl("trust-root-cert", "add", root).status == 0)
+            #expect(try refused.ctl("reload").status == 0)
+            _ = try refused.state("screen=page", "trustedRoots.count=1", "trustedRoots.allowedHosts.0=127.0.0.1", timeout: 60)
+            #expect(try refused.evalWhen("document.title") as? String == "secure")
+        }
+        do {
+            let trusted = try app(good.port, ["--trust-root-cert", root])
+            defer { trusted.stop() }
+            _ = try trusted.state("screen=page", timeout: 60)
+            #expect(try trusted.evalWhen("document.title") as? String == "secure")
+        }
+        let other = try app(rogue.port, ["--trust-root-cert", root])
+        defer { other.stop() }
+        let state = try other.state("screen=error", timeout: 60)
+        #expect(((state["status"] as? [String: Any])?["detail"] as? String)?.contains("TLS") == true, "a leaf of another CA: \(state["status"] ?? "")")
+        #expect((state["trustedRoots"] as? [String: Any])?["allowedHosts"] as? [String] == [])
+    }
+
+    /// Width, height and duration (s) of a video, as GStreamer's discoverer decodes it.
+    static func discovered(_ file: String) throws -> (width: Int, height: Int, seconds: Double) {
+        let out = try tool(["gst-discoverer-1.0", file]).out
+        func number(_ key: String) -> Int? {
+            out.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(key + ":") }
+                .flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+        }
+        let duration = out.split(separator: "\n").first { $0.contains("Duration:") }.map { line -> Double in
+            let parts = line.split(separator: " ").last!.split(separator: ":").compactMap { Double($0) }
+            return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : 0
+        } ?? 0
+        return (number("Width") ?? 0, number("Height") ?? 0, duration)
+    }
+
+    /// A PNG's width and height, from its header.
+    static func pngSize(_ path: String) throws -> (Int, Int) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))
+        func be(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be(16), be(20))
+    }
+
+    @Test("ctl record start/stop: a WebM a real decoder reads, the window's size, a duration; stopped and finished when the app quits")
+    func recording() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let file = home.root.appendingPathComponent("run.webm").path
+        let app = try Self.capacitor(home, id: "dev.hostshell.record")
+        _ = try app.state("screen=page", timeout: 60)
+        let picture = home.root.appendingPathComponent("window.png").path
+        #expect(try app.ctl("snapshot", picture).status == 0)
+        let refused = try app.ctl("record", "start", home.root.appendingPathComponent("run.avi").path)
+        #expect(refused.status != 0 && refused.error.contains(".webm"))
+        let started = try app.ctl("record", "start", file)
+        #expect(started.status == 0, "\(started.error)")
+        _ = try app.state("recording.file=\(file)")
+        #expect(try app.ctl("eval", "document.body.style.background = 'rgb(200, 30, 30)'; true").status == 0)
+        #expect(try app.evalWhen("Number(document.getElementById('tick').textContent) > 20") as? Bool == true)
+        let again = try app.ctl("record", "start", file)
+        #expect(again.status != 0 && again.error.contains("under way"))
+        let stopped = try app.ctl("record", "stop")
+        #expect(stopped.status == 0, "\(stopped.error)")
+        _ = try app.state("recording=null")
+        let video = try Self.discovered(file)
+        let window = try Self.pngSize(picture)
+        #expect(video.seconds > 0, "duration \(video.seconds)")
+        #expect(video.width == window.0 && video.height == window.1, "video \(video.width)×\(video.height), window \(window)")
+        #expect(try app.ctl("record", "stop").error.contains("nothing is being recorded"))
+
+        // Quitting while recording finishes the file.
+        let second = home.root.appendingPathComponent("quit.webm").path
+        #expect(try app.ctl("record", "start", second).status == 0)
+        _ = try app.state("recording.file=\(second)")
+        #expect(try app.evalWhen("Number(document.getElementById('tick').textContent) > 40") as? Bool == true)
+        app.stop()
+        #expect(try Self.discovered(second).seconds > 0, "the recording cut by quitting is a whole file")
+    }
+}
