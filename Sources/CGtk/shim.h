@@ -324,3 +324,11 @@ static inline unsigned long cgtk_window_xid(GtkWidget *window) {
     if (surface == NULL || !G_TYPE_CHECK_INSTANCE_TYPE(surface, gdk_x11_surface_get_type())) return 0;
     return gdk_x11_surface_get_xid(surface);
 }
+/* Where a window's own area (without the shadow its client-side decorations draw) lies in its
+ * surface: a recording crops to it, as a snapshot of the window shows it. */
+static inline void cgtk_window_content_rect(GtkWidget *window, int *x, int *y, int *width, int *height) {
+    double dx = 0, dy = 0;
+    gtk_native_get_surface_transform(GTK_NATIVE(window), &dx, &dy);
+    *x = (int)dx; *y = (int)dy;
+    *width = gtk_widget_get_width(window); *height = gtk_widget_get_height(window);
+}

@@ -100,6 +100,8 @@ struct DeviceControlTests {
         #expect(arguments.contains("xid=42") && arguments.contains("vp8enc") && arguments.contains("webmmux"))
         #expect(arguments.last == "location=/tmp/a.webm")
         #expect(ScreenRecording.launchArguments(xid: 1, path: "/a.mp4", container: .mp4).contains("x264enc"))
+        let cropped = ScreenRecording.launchArguments(xid: 7, path: "/a.webm", container: .webm, area: (5, 4, 380, 790))
+        #expect(Array(cropped[4...7]) == ["startx=5", "starty=4", "endx=384", "endy=793"], "the window's own area, without its shadow")
         #expect(ScreenRecording.elements(.webm) == ["ximagesrc", "videoconvert", "vp8enc", "webmmux", "filesink"])
         let message = ScreenRecording.missingMessage(["ximagesrc", "vp8enc", "webmmux"])
         #expect(message.contains("install gstreamer1.0-plugins-good (scripts") && message.contains("install-deps"))

@@ -26,7 +26,10 @@ package final class WindowRecorder {
         var missing = ScreenRecording.elements(container).filter { !elementExists($0) }
         if g_find_program_in_path("gst-launch-1.0").map({ g_free($0); return true }) != true { missing.insert("gst-launch-1.0", at: 0) }
         guard missing.isEmpty else { return .failure(ControlError(ScreenRecording.missingMessage(missing))) }
-        let arguments = ["gst-launch-1.0"] + ScreenRecording.launchArguments(xid: UInt(xid), path: path, container: container)
+        var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        cgtk_window_content_rect(window, &x, &y, &width, &height)
+        let arguments = ["gst-launch-1.0"] + ScreenRecording.launchArguments(xid: UInt(xid), path: path, container: container,
+                                                                             area: (Int(x), Int(y), Int(width), Int(height)))
         var error: UnsafeMutablePointer<GError>?
         let process = withCStrings(arguments) { g_subprocess_newv(constant($0), G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error) }
         guard let process else {
