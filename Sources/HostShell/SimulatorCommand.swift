@@ -20,9 +20,10 @@ enum SimulatorCommand {
 
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var words = arguments
-        if words.isEmpty || CommandLineRules.asksForHelp(Array(words.prefix(1))) {
+        guard !words.isEmpty else { throw UsageError("name the app's control socket and a simulator command\n\(usage)") }
+        if CommandLineRules.asksForHelp(Array(words.prefix(1))) {
             printOut(usage)
-            return words.isEmpty ? ExitCode.usage : ExitCode.success
+            return ExitCode.success
         }
         if words.first == "--socket" { words.removeFirst() }
         guard let socket = words.first, !socket.hasPrefix("-") else {

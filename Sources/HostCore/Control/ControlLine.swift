@@ -5,7 +5,7 @@ extension ControlRequest {
     public static let coreCommands: [ControlCommandHelp] = [
         ControlCommandHelp("state"),
         ControlCommandHelp("wait", "PATH=VALUE… [--timeout S] [--state]", options: ["--timeout", "--state"]),
-        ControlCommandHelp("events", "[--kind bridge|state|warning]… [--count N] [--timeout S]", options: ["--kind", "--count", "--timeout"]),
+        ControlCommandHelp("events", "[--kind bridge|state|warning|device]… [--count N] [--timeout S]", options: ["--kind", "--count", "--timeout"]),
         ControlCommandHelp("snapshot", "FILE.png [--page]", options: ["--page"]),
         ControlCommandHelp("eval", "[--sheet] SCRIPT", options: nil),
         ControlCommandHelp("resize", "WIDTH HEIGHT", options: nil),
@@ -91,8 +91,8 @@ extension ControlRequest {
             object["choice"] = .string(words.rest[1])
         case "events":
             var kinds: [JSONValue] = []
-            while let kind = try words.take("--kind", "bridge, state or warning") { kinds.append(.string(kind)) }
-            guard words.rest.isEmpty else { throw ControlError("events takes --kind bridge|state|warning (repeatable), --count N and --timeout S") }
+            while let kind = try words.take("--kind", "bridge, state, warning or device") { kinds.append(.string(kind)) }
+            guard words.rest.isEmpty else { throw ControlError("events takes --kind bridge|state|warning|device (repeatable), --count N and --timeout S") }
             if !kinds.isEmpty { object["kinds"] = .array(kinds) }
         case "resize":
             guard words.rest.count == 2 else { throw ControlError("resize takes two arguments: WIDTH HEIGHT in pixels") }
