@@ -72,6 +72,49 @@ struct SimulatorControlsTests {
         #expect(try app.state("timeZone=America/New_York", "locale=de-DE")["timeZone"] as? String == "America/New_York", "a refused change changes nothing")
     }
 
+    @Test("Accept-Language of the page's requests follows --locale and ctl locale (a loopback server echoes it)")
+    func acceptLanguage() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let echo = """
+        import http.server, sys
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                said = self.headers.get('Accept-Language') or 'none'
+                body = ('<!doctype html><title>%s</title>' % said).encode()
+                self.send_response(200); self.send_header('Content-Type', 'text/html'); self.send_header('Content-Length', str(len(body)))
+                self.end_headers(); self.wfile.write(body)
+            def log_message(self, *a): pass
+        server = http.server.HTTPServer(('127.0.0.1', 0), H)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", "-c", echo]
+        let pipe = Pipe()
+        server.standardOutput = pipe
+        try server.run()
+        defer { stopProcess(server) }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            line += byte
+        }
+        let port = try #require(Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), "the echo server gave no port")
+        let app = try RunningApp(home: home, arguments: ["--url", "http://127.0.0.1:\(port)/", "--app-id", "dev.hostshell.language", "--allow-eval",
+                                                         "--credential-store", "file", "--locale", "fr-FR"], command: "capacitor")
+        defer { app.stop() }
+        _ = try app.state("screen=page", timeout: 60)
+        #expect(try app.evalWhen("document.title") as? String == "fr-FR,fr;q=0.90")
+        #expect(try app.ctl("eval", "fetch('/again').then((r) => r.text()).then((t) => { window.__said = t; }); true").status == 0)
+        #expect(try app.evalWhen("window.__said") as? String == "<!doctype html><title>fr-FR,fr;q=0.90</title>", "a fetch says it too")
+        #expect(try app.ctl("locale", "ja-JP").status == 0)
+        _ = try app.state("locale=ja-JP", "screen=page", timeout: 60)
+        #expect(try app.evalWhen("document.title.startsWith('ja') && document.title") as? String == "ja-JP,ja;q=0.90")
+    }
+
     @Test("erase: the page shut, its storage and cookies gone, back at the start page; another app's data untouched")
     func erase() throws {
         let home = TemporaryHome()
