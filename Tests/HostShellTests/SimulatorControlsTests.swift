@@ -282,4 +282,39 @@ struct SimulatorControlsTests {
         app.stop()
         #expect(try Self.discovered(second).seconds > 0, "the recording cut by quitting is a whole file")
     }
+
+    @Test("hostshell device: simctl's words on a running app; io recordVideo records until SIGINT and finishes the file")
+    func simctlWords() throws {
+        let help = try HostShellBinary.run(["device", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("keychain add-root-cert FILE") && help.stdout.contains("ctl trust-root-cert add FILE")
+            && help.stdout.contains("status_bar override"), "\(help.stdout)")
+        let bad = try HostShellBinary.run(["device", "/nowhere.sock", "ui", "appearance", "sepia"])
+        #expect(bad.status == 2 && bad.stderr.contains("light or dark"), "\(bad.stderr)")
+
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let app = try Self.capacitor(home, id: "dev.hostshell.simctl")
+        defer { app.stop() }
+        _ = try app.state("screen=page", timeout: 60)
+        let locale = try HostShellBinary.run(["device", app.socket, "locale", "en-GB"])
+        #expect(locale.status == 0, "\(locale.stderr)")
+        _ = try app.state("locale=en-GB", "screen=page", timeout: 60)
+        #expect(try app.evalWhen("navigator.language === 'en-GB'") as? Bool == true)
+
+        let file = home.root.appendingPathComponent("simctl.webm").path
+        let recording = Process()
+        recording.executableURL = HostShellBinary.url
+        recording.arguments = ["device", "--socket", app.socket, "io", "recordVideo", file]
+        recording.environment = HostShellBinary.environment(home.environment)
+        recording.standardOutput = FileHandle.nullDevice
+        recording.standardError = FileHandle.nullDevice
+        try recording.run()
+        _ = try app.state("recording.file=\(file)", timeout: 30)
+        #expect(try app.evalWhen("Number(document.getElementById('tick').textContent) > 60") as? Bool == true)
+        kill(recording.processIdentifier, SIGINT)
+        recording.waitUntilExit()
+        #expect(recording.terminationStatus == 0, "device io recordVideo ends cleanly on SIGINT")
+        _ = try app.state("recording=null")
+        #expect(try Self.discovered(file).seconds > 0)
+    }
 }
