@@ -317,4 +317,30 @@ struct SimulatorControlsTests {
         _ = try app.state("recording=null")
         #expect(try Self.discovered(file).seconds > 0)
     }
+
+    @Test("Studio (open): --locale and --timezone reach the server's page; erase removes one server's data and sign-in, never another's")
+    func studioEraseAndLocale() throws {
+        let two = try TwoServerApp(["--allow-eval", "--credential-store", "file", "--locale", "pt-BR", "--timezone", "America/Sao_Paulo"])
+        defer { two.finish() }
+        let app = two.app
+        _ = try app.state("screen=page", "server.id=\"north-studio\"", "negotiated=true", timeout: 60)
+        #expect(try app.evalWhen("navigator.language === 'pt-BR' && Intl.DateTimeFormat().resolvedOptions().timeZone") as? String == "America/Sao_Paulo")
+        #expect(try app.ctl("eval", "localStorage.setItem('north', 'n'); true").status == 0)
+        #expect(try app.ctl("switch-server", "south-studio").status == 0)
+        _ = try app.state("screen=page", "server.id=\"south-studio\"", "negotiated=true", timeout: 60)
+        #expect(try app.ctl("eval", "localStorage.setItem('south', 's'); true").status == 0)
+        #expect(try app.ctl("switch-server", "north-studio").status == 0)
+        _ = try app.state("screen=page", "server.id=\"north-studio\"", "negotiated=true", timeout: 60)
+        #expect(try app.evalWhen("localStorage.getItem('north')") as? String == "n")
+
+        let erased = try app.ctl("erase")
+        #expect(erased.status == 0, "\(erased.error)")
+        let removed = ((erased.result as? [String: Any])?["removed"] as? [String]) ?? []
+        #expect(removed.contains { $0.contains("sign-in credential of north-studio") }, "\(removed)")
+        _ = try app.state("screen=page", "server.id=\"north-studio\"", "negotiated=true", timeout: 60)
+        #expect(try app.evalWhen("localStorage.getItem('north') === null") as? Bool == true, "north's data is gone")
+        #expect(try app.ctl("switch-server", "south-studio").status == 0)
+        _ = try app.state("screen=page", "server.id=\"south-studio\"", "negotiated=true", timeout: 60)
+        #expect(try app.evalWhen("localStorage.getItem('south')") as? String == "s", "erasing north never touches south's data")
+    }
 }
