@@ -164,4 +164,13 @@ struct DeviceControlTests {
         }
         #expect(SimctlMapping.helpTable.contains("keychain add-root-cert FILE"))
     }
+
+    @Test("erase forgets every remembered permission answer, and saves that")
+    func permissionsForgotten() {
+        var machine = PermissionMachine(attended: false, remembered: [.camera: true, .geolocation: false])
+        #expect(machine.reduce(.forgetAll) == [.save([:])])
+        #expect(machine.remembered.isEmpty && machine.queryState(.camera) == .prompt)
+        #expect(machine.reduce(.forgetAll) == [], "nothing left to forget: nothing written")
+        #expect(machine.reduce(.asked(id: 1, kinds: [.camera])) == [.answer(id: 1, grant: false)], "unattended, asked again: denied, not remembered granted")
+    }
 }

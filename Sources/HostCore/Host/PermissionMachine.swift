@@ -80,6 +80,8 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         case controlAnswered(grant: Bool)
         /// The question went away unanswered (its page closed).
         case withdrawn(id: Int)
+        /// `ctl erase`: every remembered answer forgotten (the next question is asked again).
+        case forgetAll
     }
 
     public enum Effect: Sendable, Equatable {
@@ -137,6 +139,11 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
             controlAnswers.append(grant)
             if controlAnswers.count > Self.queuedControlAnswers { controlAnswers.removeFirst() }
             return []
+        case .forgetAll:
+            let had = !remembered.isEmpty || !controlAnswers.isEmpty
+            remembered = [:]
+            controlAnswers = []
+            return had ? [.save([:])] : []
         case .withdrawn(let id):
             guard let index = waiting.firstIndex(where: { $0.id == id }) else { return [] }
             waiting.remove(at: index)

@@ -121,6 +121,8 @@ package final class DeviceControls {
             guard let self else { return }
             var removed: [JSONValue] = ["website data (cookies, local and session storage, IndexedDB, caches, service workers)"]
             removed += erasable.eraseSecrets().map(JSONValue.string)
+            let forgotten = app.mainWebPage.permissions.forgetAll()
+            removed.append(.string("remembered permissions (\(forgotten))"))
             if self.locale != self.launchLocale || self.timeZone != self.launchTimeZone {
                 self.restoreOriginal()
                 if let tag = self.launchLocale { self.setLocale(tag) }
