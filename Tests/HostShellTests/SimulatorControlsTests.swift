@@ -343,4 +343,30 @@ struct SimulatorControlsTests {
         _ = try app.state("screen=page", "server.id=\"south-studio\"", "negotiated=true", timeout: 60)
         #expect(try app.evalWhen("localStorage.getItem('south')") as? String == "s", "erasing north never touches south's data")
     }
+
+    @Test("a Studio server on a private CA: server add and the app's own identity check trust the root given, and only with it")
+    func studioPrivateRoot() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let directory = home.root.appendingPathComponent("tls")
+        try Self.certificates(in: directory)
+        let fm = FileManager.default
+        try fm.copyItem(at: directory.appendingPathComponent("leaf.pem"), to: directory.appendingPathComponent("cert.pem"))
+        try fm.copyItem(at: directory.appendingPathComponent("leaf.key"), to: directory.appendingPathComponent("key.pem"))
+        let server = try ReferenceServer(extra: ["--tls", directory.path])
+        defer { server.stop() }
+        #expect(server.url.hasPrefix("https://127.0.0.1:"), "\(server.url)")
+        let root = directory.appendingPathComponent("ca.pem").path
+        let refused = try HostShellBinary.run(["server", "add", server.url], environment: home.environment)
+        #expect(refused.status != 0, "without the root the identity check fails: \(refused.stderr)")
+        let other = try HostShellBinary.run(["server", "add", server.url, "--trust-root-cert", directory.appendingPathComponent("other.pem").path],
+                                            environment: home.environment)
+        #expect(other.status != 0, "another CA's root does not vouch for it")
+        let added = try HostShellBinary.run(["server", "add", server.url, "--trust-root-cert", root], environment: home.environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        let app = try RunningApp(home: home, arguments: ["--allow-eval", "--trust-root-cert", root])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true", "trustedRoots.allowedHosts.0=127.0.0.1", timeout: 60)
+        #expect(try app.evalWhen("location.protocol") as? String == "https:")
+    }
 }

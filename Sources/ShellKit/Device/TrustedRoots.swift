@@ -115,7 +115,7 @@ func onTLSErrors(_ view: WebViewPointer, _ body: @escaping @MainActor (_ uri: St
 /// A libsoup request of HostShell's own (sign-in, identity) takes a certificate the system
 /// refuses when the app's roots vouch for it, for the message's host.
 @MainActor
-func acceptTrustedRoots(_ message: OpaquePointer) {
+package func acceptTrustedRoots(_ message: OpaquePointer) {
     guard let roots = TrustedRoots.ofThisApp, roots.count > 0 else { return }
     let host = soup_message_get_uri(message).flatMap { g_uri_get_host($0) }.map { String(cString: $0) } ?? ""
     _ = cgtk_connect_accept_certificate(message, { _, certificate, _, data in
