@@ -73,8 +73,9 @@ package final class DeviceControls {
         case .trustRootCert(let path):
             if let problem = roots.add(file: path) { return fail(problem) }
             events?.device("trusted-roots", ["count": .number(Double(roots.count))])
-            // A failure screen (the certificate refused) is retried at once, as the person would.
-            if app.screen.name == "error", let erasable = app as? any ErasableApp { erasable.restartAtStartPage() }
+            // A page not shown (the certificate refused, or a retry of it under way) is loaded
+            // again at once, as the person would retry.
+            if app.screen.name != "page", let erasable = app as? any ErasableApp { erasable.restartAtStartPage() }
             ok(["trustedRoots": roots.json])
         case .clearRootCerts:
             roots.clear()
