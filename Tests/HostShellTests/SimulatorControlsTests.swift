@@ -211,13 +211,13 @@ struct SimulatorControlsTests {
             // Added while the failure shows: the app starts again, and the root lets the page through.
             #expect(try refused.ctl("trust-root-cert", "add", root).status == 0)
             _ = try refused.state("screen=page", "trustedRoots.count=1", "trustedRoots.allowedHosts.0=127.0.0.1", timeout: 60)
-            #expect(try refused.evalWhen("document.title") as? String == "secure")
+            #expect(try refused.evalWhen("document.title === 'secure'") as? Bool == true)
         }
         do {
             let trusted = try app(good.port, ["--trust-root-cert", root])
             defer { trusted.stop() }
             _ = try trusted.state("screen=page", timeout: 60)
-            #expect(try trusted.evalWhen("document.title") as? String == "secure")
+            #expect(try trusted.evalWhen("document.title === 'secure'") as? Bool == true)
         }
         let other = try app(rogue.port, ["--trust-root-cert", root])
         defer { other.stop() }
