@@ -258,6 +258,19 @@ struct SimulatorControlsTests {
         #expect(try app.ctl("snapshot", picture).status == 0)
         let refused = try app.ctl("record", "start", home.root.appendingPathComponent("run.avi").path)
         #expect(refused.status != 0 && refused.error.contains(".webm"))
+        // The device events, streamed from before the recording starts.
+        let streamed = home.root.appendingPathComponent("events.out"), said = home.root.appendingPathComponent("events.err")
+        FileManager.default.createFile(atPath: streamed.path, contents: nil)
+        FileManager.default.createFile(atPath: said.path, contents: nil)
+        let events = Process()
+        events.executableURL = HostShellBinary.url
+        events.arguments = ["ctl", app.socket, "events", "--kind", "device", "--count", "2", "--timeout", "60"]
+        events.environment = HostShellBinary.environment(home.environment)
+        events.standardOutput = try FileHandle(forWritingTo: streamed)
+        events.standardError = try FileHandle(forWritingTo: said)
+        try events.run()
+        defer { stopProcess(events) }
+        #expect(waitUntil(timeout: 20) { ((try? String(contentsOf: said, encoding: .utf8)) ?? "").contains("streaming") }, "the event stream did not start")
         let started = try app.ctl("record", "start", file)
         #expect(started.status == 0, "\(started.error)")
         _ = try app.state("recording.file=\(file)")
@@ -268,6 +281,10 @@ struct SimulatorControlsTests {
         let stopped = try app.ctl("record", "stop")
         #expect(stopped.status == 0, "\(stopped.error)")
         _ = try app.state("recording=null")
+        #expect(waitUntil(timeout: 30) { !events.isRunning }, "two device events came")
+        let lines = ((try? String(contentsOf: streamed, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.map { $0["event"] as? String } == ["recording-started", "recording-stopped"] && lines.allSatisfy { $0["file"] as? String == file }, "\(lines)")
         let video = try Self.discovered(file)
         let window = try Self.pngSize(picture)
         #expect(video.seconds > 0, "duration \(video.seconds)")
