@@ -291,6 +291,15 @@ struct SimulatorControlsTests {
         #expect(video.width == window.0 && video.height == window.1, "video \(video.width)×\(video.height), window \(window)")
         #expect(try app.ctl("record", "stop").error.contains("nothing is being recorded"))
 
+        // MP4 (H.264): even sides, the odd last column or row left out.
+        let mp4 = home.root.appendingPathComponent("run.mp4").path
+        #expect(try app.ctl("record", "start", mp4).status == 0)
+        _ = try app.state("recording.file=\(mp4)")
+        #expect(try app.evalWhen("Number(document.getElementById('tick').textContent) > 30") as? Bool == true)
+        #expect(try app.ctl("record", "stop").status == 0)
+        let h264 = try Self.discovered(mp4)
+        #expect(h264.seconds > 0 && h264.width == window.0 & ~1 && h264.height == window.1 & ~1, "\(h264)")
+
         // Quitting while recording finishes the file.
         let second = home.root.appendingPathComponent("quit.webm").path
         #expect(try app.ctl("record", "start", second).status == 0)

@@ -58,21 +58,23 @@ public enum ScreenRecording {
     }
 
     /// gst-launch-1.0's arguments recording the X window `xid` into `path`: `-e` so an interrupt
-    /// (SIGINT) ends the stream and the file is finished before the tool exits. The size is made
-    /// even (H.264 wants it) by cropping the odd last column or row, never by scaling.
+    /// (SIGINT) ends the stream and the file is finished before the tool exits. For .mp4 the size
+    /// is made even (H.264 wants it) by cropping the odd last column or row, never by scaling.
     /// `area` (x, y, width, height in the X window) crops the capture to the window's own area:
     /// GTK's client-side decorations draw a shadow around it, inside the X window.
     public static func launchArguments(xid: UInt, path: String, container: Container,
                                        area: (x: Int, y: Int, width: Int, height: Int)? = nil) -> [String] {
         var crop: [String] = []
         if let area, area.width > 1, area.height > 1 {
-            crop = ["startx=\(area.x)", "starty=\(area.y)", "endx=\(area.x + area.width - 1)", "endy=\(area.y + area.height - 1)"]
+            // H.264 (4:2:0) takes even sides only: the odd last column or row is left out.
+            let width = container == .mp4 ? area.width & ~1 : area.width, height = container == .mp4 ? area.height & ~1 : area.height
+            crop = ["startx=\(area.x)", "starty=\(area.y)", "endx=\(area.x + width - 1)", "endy=\(area.y + height - 1)"]
         }
         let source = ["ximagesrc", "xid=\(xid)"] + crop + ["use-damage=false", "show-pointer=false", "!",
                       "video/x-raw,framerate=\(framesPerSecond)/1", "!", "videoconvert", "!"]
         let encoder: [String] = switch container {
         case .webm: ["vp8enc", "deadline=1", "cpu-used=8", "threads=2", "!", "webmmux", "!"]
-        case .mp4: ["videoscale", "!", "video/x-raw,format=I420", "!", "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "!", "mp4mux", "!"]
+        case .mp4: ["video/x-raw,format=I420", "!", "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "!", "mp4mux", "!"]
         }
         return ["-e", "-q"] + source + encoder + ["filesink", "location=\(path)"]
     }
