@@ -52,7 +52,7 @@ enum HostShellCommand {
             case "hermes-gateway": return try HermesGatewayCommand.run(rest)
             case "hermes-server": return try HermesServerCommand.run(rest)
             case "device" where rest.first == "hermes": return try HermesDeviceCommand.run(rest)
-            case "device": return try SimulatorCommand.run(rest)
+            case "device": return try SimctlCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)

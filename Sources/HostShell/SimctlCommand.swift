@@ -5,7 +5,7 @@ import ShellKit
 /// `hostshell device [--socket S | SOCKET] SIMCTL-WORDS…`: Xcode's `xcrun simctl` commands for a
 /// running app (started with `--control SOCKET`), each sent as the `ctl` command that does the
 /// same (`SimctlMapping`). `device hermes …` is Hermes' device (`HermesDeviceCommand`).
-enum SimulatorCommand {
+enum SimctlCommand {
     static var usage: String {
         """
         usage: hostshell device [--socket] SOCKET SIMCTL-COMMAND [ARGS…]
