@@ -32,7 +32,7 @@ public enum SimctlMapping {
         ("pbcopy (text on stdin)", "ctl pasteboard set TEXT"),
         ("pbpaste", "ctl pasteboard get"),
         ("status_bar override --time T --batteryLevel N --batteryState S --cellularBars N --wifiBars N --operatorName X",
-         "ctl status-bar --time T --battery N --charging|--charged|--discharging --cellular-bars N --wifi-bars N --operator X"),
+         "ctl status-bar --time T --battery N --charging|--no-charging --cellular N --wifi N --carrier X"),
         ("status_bar clear", "ctl status-bar clear"),
         ("erase", "ctl erase"),
         ("keychain add-root-cert FILE", "ctl trust-root-cert add FILE"),
@@ -174,15 +174,16 @@ public enum SimctlMapping {
         case "override":
             var ctl = ["status-bar"]
             var words = rest.dropFirst()[...]
-            let flags = ["--time": "--time", "--batteryLevel": "--battery", "--cellularBars": "--cellular-bars",
-                         "--wifiBars": "--wifi-bars", "--operatorName": "--operator"]
+            let flags = ["--time": "--time", "--batteryLevel": "--battery", "--cellularBars": "--cellular",
+                         "--wifiBars": "--wifi", "--operatorName": "--carrier"]
             while let flag = words.popFirst() {
                 guard let value = words.popFirst() else { throw ControlError("\(flag) takes a value") }
                 if flag == "--batteryState" {
                     guard ["charging", "charged", "discharging"].contains(value) else {
                         throw ControlError("--batteryState takes charging, charged or discharging")
                     }
-                    ctl.append("--" + value)
+                    // Plugged in (charging, or charged full) shows the bolt; on battery it does not.
+                    ctl.append(value == "discharging" ? "--no-charging" : "--charging")
                 } else if let mapped = flags[flag] {
                     ctl += [mapped, value]
                 } else {
