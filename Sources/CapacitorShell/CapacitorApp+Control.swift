@@ -37,7 +37,7 @@ extension CapacitorApp {
             fail("a Capacitor app has no sheets: eval runs in its page (leave out --sheet)")
         case .action, .download:
             fail("a Capacitor app has no app actions or downloads of its own")
-        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure, .rotate, .statusBar, .simulator:
+        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure, .rotate, .statusBar, .simulator, .device:
             fail("the host answers this command itself")  // never sent here
         }
     }

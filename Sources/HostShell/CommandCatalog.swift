@@ -14,6 +14,9 @@ enum CommandCatalog {
     static let revoke = OptionSpec("--revoke", value: "KIND", "start with a privacy kind denied (repeatable), as ctl privacy revoke")
     static let bridgeLog = OptionSpec("--bridge-log", value: "FILE", "append every bridge message, both ways, to FILE as JSON lines")
 
+    /// The simulator's settings at launch (`open`, `capacitor`).
+    static let deviceLaunch: [OptionSpec] = DeviceLaunchOptions.flags.map { OptionSpec($0.name, value: $0.value, $0.help) }
+
     /// What names a Capacitor app (`capacitor`, and `replay` of its log).
     static let capacitorApp: [OptionSpec] = [
         OptionSpec("--web-dir", value: "DIR", "serve DIR (overrides webDir)"),
@@ -35,7 +38,7 @@ enum CommandCatalog {
         OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
         OptionSpec("--check", "print what the window shows as JSON and exit (headless if need be)"),
         timeout,
-    ]
+    ] + deviceLaunch
     /// What `kiosk` refuses of `open`'s options: it runs unattended and opens nothing else.
     static let kioskRefuses: Set<String> = ["--orientation", "--inspector", "--check", "--automation", "--open-url", "--timeout", "--no-prewarm"]
 
@@ -53,10 +56,11 @@ enum CommandCatalog {
         CommandSpec("contract", usage: ["contract check FILE…"],
                     summary: "Run conformance corpora (the format of messages-v1.json) against this host's bridge codec;\nprints failures and \"N passed, N failed\".",
                     options: []),
-        CommandSpec("server", usage: ["server add URL [--name NAME] [--allow-http]", "server list [--json]", "server remove ID"],
+        CommandSpec("server", usage: ["server add URL [--name NAME] [--allow-http] [--trust-root-cert FILE.pem]", "server list [--json]", "server remove ID"],
                     summary: "The saved servers: verified by their identity, stored under $XDG_CONFIG_HOME/hostshell/servers.json.",
                     options: [OptionSpec("--name", value: "NAME", "add: the name shown (default: the organisation's)"),
                               OptionSpec("--allow-http", "add: save a plain-http local address without asking"),
+                              OptionSpec("--trust-root-cert", value: "FILE.pem", "add: check a server on a private CA against this root"),
                               OptionSpec("--json", "list: print the servers as JSON")]),
         CommandSpec("open", usage: ["open [SERVER-ID] [OPTIONS]"],
                     summary: "Open a saved server's Studio in the app window, with its own website data.",
@@ -64,7 +68,7 @@ enum CommandCatalog {
         CommandSpec("capacitor", usage: ["capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]", "capacitor --uninstall-links"],
                     summary: "Run a Capacitor app as its iOS shell does: its bundle from capacitor://localhost (or a dev\nserver), the Capacitor runtime and plugins, its own profile per app id.",
                     options: Array(capacitorApp.prefix(5)) + [OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL")]
-                        + capacitorApp.suffix(1) + [credentialStore, device, orientation,
+                        + capacitorApp.suffix(1) + deviceLaunch + [credentialStore, device, orientation,
                               OptionSpec("--inspector", "enable WebKit's web inspector"),
                               control, allowEval, grant, revoke, bridgeLog,
                               OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
@@ -161,8 +165,8 @@ enum CommandCatalog {
                               OptionSpec("--hub", value: "enabled|disabled|inactive|absent", "how the hub lists hermes-push"),
                               OptionSpec("--not-installed", "the plugin is not installed"),
                               OptionSpec("--port", value: "N", "listen on 127.0.0.1:N")]),
-        CommandSpec("device", usage: ["device hermes --server URL --session-token T --control SOCKET [--name N] [--cold-start]"],
-                    summary: "Hermes' phone without a page: its push client emulated, every step shown by ctl state\nand driven through --control (device hermes --help).",
+        CommandSpec("device", usage: ["device [--socket] SOCKET SIMCTL-COMMAND [ARGS…]", "device hermes --server URL --session-token T --control SOCKET [--name N] [--cold-start]"],
+                    summary: "Xcode's simctl commands for a running app (privacy, ui, location, pbcopy, status_bar, erase,\nkeychain, io recordVideo, …) sent as ctl commands (device --help has the table); device hermes\nis Hermes' phone without a page (device hermes --help).",
                     options: [OptionSpec("--server", value: "URL", "the Hermes server"),
                               OptionSpec("--session-token", value: "T", "the signed-in session's token"),
                               OptionSpec("--control", value: "SOCKET", "the control socket (hostshell ctl SOCKET …)"),

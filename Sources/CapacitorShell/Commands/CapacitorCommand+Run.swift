@@ -73,6 +73,10 @@ extension CapacitorCommand {
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: options.automation ? AutomationHost.enable() : nil)
             environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
             environment.device = DeviceHost(options.deviceChoice, ownDisplay: ownDisplay)
+            do throws(UsageError) {
+                try environment.deviceControls.launch(locale: options.deviceLaunch.locale, timeZone: options.deviceLaunch.timeZone,
+                                              rootFiles: options.deviceLaunch.rootCertificates)
+            } catch { return .failure(error) }
             let scheme: CapacitorScheme?
             do throws(UsageError) {
                 scheme = try CapacitorScheme.serve(launch)
@@ -119,6 +123,7 @@ extension CapacitorCommand {
             if let link = options.openURL { app.openURL(link, launch: true) }
             app.start()
             withExtendedLifetime((replaying, booting)) { g_main_loop_run(loop) }
+            environment.deviceControls.finish()
             StopSignals.finishing()
             app.close()
             return .success(exitCode)

@@ -47,6 +47,9 @@ package enum CapacitorCommand {
           --orientation portrait|landscape
                                   how the device is held (default portrait; ctl rotate turns it)
           --inspector             enable WebKit's inspector (right-click, Inspect)
+          --locale LL-CC          the page's locale, e.g. fr-FR (navigator.language, Intl)
+          --timezone AREA/CITY    the page's time zone, e.g. Europe/Paris
+          --trust-root-cert FILE  trust this private root (PEM) for the app's servers (repeatable)
           --control SOCKET        serve the control interface (hostshell ctl SOCKET …):
                                   state, wait, events, snapshot, resize, memory-pressure,
                                   reload, back, lifecycle focus|blur|hide|show, open-url LINK,
@@ -97,6 +100,8 @@ package enum CapacitorCommand {
         var control: String?
         var allowEval = false
         var privacy = PrivacyLaunch()
+        /// `--locale`, `--timezone`, `--trust-root-cert`.
+        var deviceLaunch = DeviceLaunchOptions()
         var bridgeLog: String?
         var automation = false
         var check = false
@@ -146,6 +151,7 @@ package enum CapacitorCommand {
                 options.device = options.deviceChoice.profile
             case "--orientation": options.orientation = try value(argument, "portrait or landscape")
             case "--inspector": options.inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try options.deviceLaunch.take(argument, rest.popFirst())
             case "--control": options.control = try value(argument, "the path of the Unix socket to serve")
             case "--allow-eval": options.allowEval = true
             case "--grant", "--revoke": try options.privacy.take(argument, rest.popFirst())

@@ -46,6 +46,8 @@ public enum ControlCommand: Sendable, Equatable {
     /// One of the simulator's controls (`SimulatorCommand`: privacy, appearance, contrast,
     /// text size, location, pasteboard), carried out by the core for every app.
     case simulator(SimulatorCommand)
+    /// One of the simulator's controls (locale, time zone, erase, root certificates, recording).
+    case device(DeviceControl)
     /// A command of the app's own contract, decoded by its vocabulary.
     case app(AppCommand)
 
@@ -71,9 +73,9 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// The core's commands, every app takes them (an app may answer that it has no use for one).
     public static let names = ["state", "wait", "events", "snapshot", "eval", "resize", "memory-pressure", "reload", "back",
-                               "open-url", "permission", "lifecycle", "action", "download", "rotate", "status-bar"] + SimulatorCommand.names
+                               "open-url", "permission", "lifecycle", "action", "download", "rotate", "status-bar"] + SimulatorCommand.names + DeviceControl.names
     /// What `events` can stream.
-    public static let eventKinds = ["bridge", "state", "warning"]
+    public static let eventKinds = ["bridge", "state", "warning", "device"]
 }
 
 /// A command of an app's own contract as it arrived: its name and the request's other members.

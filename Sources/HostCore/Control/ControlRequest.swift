@@ -159,6 +159,8 @@ public struct ControlRequest: Sendable, Equatable {
             return .wait(until: StatePredicate(until), timeout: timeout)
         case let simulator where SimulatorCommand.names.contains(simulator):
             return .simulator(try SimulatorCommand.decode(name, object))
+        case _ where DeviceControl.names.contains(name):
+            return .device(try DeviceControl.decode(name, object))
         default:
             // Another contract's command: the app reads it with its vocabulary, or refuses it.
             // (`id` stays among its members: `notification` names a notification by it.)

@@ -89,6 +89,8 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         /// `ctl privacy grant|revoke|reset`: `answer` is remembered for `kinds` (nil: forgotten,
         /// asked again); the questions waiting that it now answers are settled, the app's own too.
         case privacy(kinds: [PermissionKind], answer: Bool?)
+        /// `ctl erase`: every remembered answer forgotten (the next question is asked again).
+        case forgetAll
     }
 
     public enum Effect: Sendable, Equatable {
@@ -148,6 +150,11 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
             return []
         case .privacy(let kinds, let answer):
             return setPrivacy(kinds, answer)
+        case .forgetAll:
+            let had = !remembered.isEmpty || !controlAnswers.isEmpty
+            remembered = [:]
+            controlAnswers = []
+            return had ? [.save([:])] : []
         case .withdrawn(let id):
             guard let index = waiting.firstIndex(where: { $0.id == id }) else { return [] }
             waiting.remove(at: index)

@@ -70,6 +70,8 @@ package final class ControlHandler {
             }
         case .simulator(let command):
             app.environment.simulator.handle(command, app: app, ok: ok, fail: fail)
+        case .device(let control):
+            app.environment.deviceControls.handle(control, app: app, ok: ok, fail: fail)
         case .app(let command) where command.refusal(by: app.controlVocabularies) != nil:
             fail(command.refusal(by: app.controlVocabularies)!.message)
         default:

@@ -20,6 +20,8 @@ package struct AppEnvironment {
     /// Every download of the app, and its desktop notifications for them.
     package let downloads: DownloadCenter
     package let downloadNotifier: DownloadNotifier
+    /// The simulator's controls: locale, time zone, erase, trusted roots, recording.
+    package let deviceControls: DeviceControls
     /// Whether a person can answer the pages' questions (permission prompts): false when the
     /// app runs on a display it started itself (`--check` without one).
     package var attended = true
@@ -43,6 +45,8 @@ package struct AppEnvironment {
         downloadNotifier = DownloadNotifier(downloads: downloads)
         device = DeviceHost(.desktop, ownDisplay: false)
         simulator = SimulatorControls()
+        deviceControls = DeviceControls()
+        deviceControls.events = events
     }
 
     /// Records one bridge message to the log file and the event streams, whichever is there;

@@ -63,6 +63,7 @@ package enum HostState {
         state["appearance"] = app.environment.simulator.appearanceJSON
         state["location"] = app.environment.simulator.locationJSON
         state["pasteboard"] = app.environment.simulator.pasteboardJSON
+        for member in app.environment.deviceControls.stateMembers.members { state[member.key] = member.value }
         return .object(state)
     }
 }

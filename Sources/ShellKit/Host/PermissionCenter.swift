@@ -107,6 +107,13 @@ package final class PermissionCenter {
         run(.privacy(kinds: kinds, answer: answer))
     }
 
+    /// `ctl erase`: the profile's remembered answers forgotten (and its file emptied); how many there were.
+    package func forgetAll() -> Int {
+        let count = machine.remembered.count
+        run(.forgetAll)
+        return count
+    }
+
     /// `page`'s questions go unanswered (its document or the page itself is gone): WebKit is told
     /// no. The app's own questions outlive a document (`document`) and go only with the page.
     package func withdraw(page: WebPage, document: Bool = false) {

@@ -33,6 +33,7 @@ package enum OpenCommand {
         var prewarmSheets = true
         var timeout = 30.0
         var privacy = PrivacyLaunch()
+        var deviceLaunch = DeviceLaunchOptions()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -44,6 +45,7 @@ package enum OpenCommand {
                 guard let value = rest.popFirst() else { throw UsageError("--orientation takes portrait or landscape") }
                 orientation = value
             case "--inspector": inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try deviceLaunch.take(argument, rest.popFirst())
             case "--check": check = true
             case "--control":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
@@ -117,6 +119,9 @@ package enum OpenCommand {
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: automation ? AutomationHost.enable() : nil)
             environment.attended = attended
             environment.device = DeviceHost(choice, ownDisplay: ownDisplay)
+            do throws(UsageError) {
+                try environment.deviceControls.launch(locale: deviceLaunch.locale, timeZone: deviceLaunch.timeZone, rootFiles: deviceLaunch.rootCertificates)
+            } catch { return .failure(error) }
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
                                deviceAsked: deviceAsked)
@@ -163,6 +168,7 @@ package enum OpenCommand {
                 if !result.opened { printError("hostshell: \(result.message)") }
             }
             g_main_loop_run(loop)
+            environment.deviceControls.finish()
             StopSignals.finishing()
             app.removeForgottenProfiles()
             return .success(exitCode)
