@@ -1,7 +1,10 @@
 /// A screen recording of an app's window (`ctl record start|stop`, simctl's `io recordVideo`):
 /// the GStreamer pipeline that makes it, by the file's kind, and the Debian packages its
-/// elements come from. The window is captured by X id (ximagesrc), so recording needs X11
-/// (HostShell's own Xvfb when headless, or XWayland windows).
+/// elements come from. The app renders the window itself (as `ctl snapshot` does: its own GSK
+/// renderer, at the display's scale, popovers and dialogs included) and hands each frame to the
+/// pipeline's standard input as raw BGRA: so a window larger than the screen (every device on
+/// HostShell's own Xvfb, whose screen is the device's size, has a header bar more) is recorded
+/// whole, on X11 and Wayland alike.
 public enum ScreenRecording {
     /// Frames per second captured.
     public static let framesPerSecond = 15
@@ -20,12 +23,13 @@ public enum ScreenRecording {
 
     /// Every element a recording into `container` needs, in pipeline order.
     public static func elements(_ container: Container) -> [String] {
-        ["ximagesrc", "videoconvert"] + container.elements + ["filesink"]
+        ["fdsrc", "rawvideoparse", "videoconvert"] + container.elements + ["filesink"]
     }
 
     /// The Debian package each element comes from (`scripts/install-deps` installs them).
     public static let packages: [String: String] = [
-        "ximagesrc": "gstreamer1.0-plugins-good",
+        "fdsrc": "libgstreamer1.0-0",
+        "rawvideoparse": "gstreamer1.0-plugins-base",
         "videoconvert": "gstreamer1.0-plugins-base",
         "videoscale": "gstreamer1.0-plugins-base",
         "filesink": "gstreamer1.0-plugins-base (libgstreamer1.0-0)",
@@ -57,27 +61,29 @@ public enum ScreenRecording {
         return nil
     }
 
-    /// gst-launch-1.0's arguments recording the X window `xid` into `path`: `-e` so an interrupt
-    /// (SIGINT) ends the stream and the file is finished before the tool exits. For .mp4 the size
-    /// is made even (H.264 wants it) by cropping the odd last column or row, never by scaling.
-    /// `area` (x, y, width, height in the X window) crops the capture to the window's own area:
-    /// GTK's client-side decorations draw a shadow around it, inside the X window.
-    public static func launchArguments(xid: UInt, path: String, container: Container,
-                                       area: (x: Int, y: Int, width: Int, height: Int)? = nil) -> [String] {
-        var crop: [String] = []
-        if let area, area.width > 1, area.height > 1 {
-            // H.264 (4:2:0) takes even sides only: the odd last column or row is left out.
-            let width = container == .mp4 ? area.width & ~1 : area.width, height = container == .mp4 ? area.height & ~1 : area.height
-            crop = ["startx=\(area.x)", "starty=\(area.y)", "endx=\(area.x + width - 1)", "endy=\(area.y + height - 1)"]
-        }
-        let source = ["ximagesrc", "xid=\(xid)"] + crop + ["use-damage=false", "show-pointer=false", "!",
-                      "video/x-raw,framerate=\(framesPerSecond)/1", "!", "videoconvert", "!"]
+    /// The size of the frames written for a window `width` × `height` pixels: H.264 (4:2:0)
+    /// takes even sides only, so for .mp4 the odd last column or row is left out, never scaled.
+    public static func frameSize(width: Int, height: Int, container: Container) -> (width: Int, height: Int) {
+        container == .mp4 ? (width & ~1, height & ~1) : (width, height)
+    }
+
+    /// gst-launch-1.0's arguments turning raw BGRA frames of `size` on standard input into
+    /// `path`: `-e` so the end of the input (or an interrupt) ends the stream and the file is
+    /// finished before the tool exits.
+    public static func launchArguments(path: String, container: Container, size: (width: Int, height: Int)) -> [String] {
+        let source = ["fdsrc", "fd=0", "!", "rawvideoparse", "width=\(size.width)", "height=\(size.height)", "format=bgra",
+                      "framerate=\(framesPerSecond)/1", "!", "videoconvert", "!"]
         let encoder: [String] = switch container {
         case .webm: ["vp8enc", "deadline=1", "cpu-used=8", "threads=2", "!", "webmmux", "!"]
         case .mp4: ["video/x-raw,format=I420", "!", "x264enc", "speed-preset=ultrafast", "tune=zerolatency", "!", "mp4mux", "!"]
         }
         return ["-e", "-q"] + source + encoder + ["filesink", "location=\(path)"]
     }
+
+    /// Which frame slot `elapsed` seconds into a recording falls in: the writer hands the
+    /// pipeline the latest frame once per slot, so the video keeps the wall clock's time even
+    /// when drawing a frame takes longer than a slot (the last frame is repeated).
+    public static func slot(elapsed: Double) -> Int { max(0, Int(elapsed * Double(framesPerSecond))) }
 
     /// `recording` in `ctl state`.
     public static func stateJSON(file: String, since: Double) -> JSONValue {
