@@ -137,6 +137,12 @@ struct SimulatorControlsTests {
             let before = try app.evalWhen(read) as? String
             #expect(before?.hasPrefix(#"["v","v","#) == true, "\(before ?? "")")
             #expect(try app.ctl("eval", "location.hash = 'elsewhere'; window.__inMemory = 1; true").status == 0)
+            // Every other control set away from its default, so erase's reset shows (issue 30 item 5).
+            for control in [["appearance", "dark"], ["contrast", "on"], ["text-size", "extra-large"], ["privacy", "grant", "camera"],
+                            ["location", "set", "48.8584,2.2945"], ["pasteboard", "set", "kept?"]] {
+                #expect(try app.ctl(control).status == 0, "\(control)")
+            }
+            _ = try app.state("appearance.scheme=\"dark\"", "privacy.camera=\"granted\"", "location.mode=\"fixed\"", "pasteboard.hasText=true")
             let erased = try app.ctl("erase")
             #expect(erased.status == 0, "\(erased.error)")
             let removed = ((erased.result as? [String: Any])?["removed"] as? [String]) ?? []
@@ -144,6 +150,8 @@ struct SimulatorControlsTests {
             _ = try app.state("screen=page", "url=capacitor://localhost/", timeout: 60)
             #expect(try app.evalWhen("window.__inMemory === undefined && \(read)") as? String == #"[null,null,"","capacitor://localhost/"]"#)
             #expect(try app.ctl("eval", "localStorage.length + sessionStorage.length").result as? Int == 0)
+            _ = try app.state("appearance.scheme=\"auto\"", "appearance.contrast=false", "appearance.textSize=\"large\"",
+                              "privacy.camera=\"ask\"", "location.mode=\"none\"", "pasteboard.hasText=false")
         }
         let other = try Self.capacitor(home, id: "dev.hostshell.other")
         defer { other.stop() }

@@ -44,6 +44,14 @@ extension SimulatorControls {
         }
     }
 
+    /// Empties the pasteboard (`erase`): after it the page and `pasteboard get` read nothing.
+    func clearPasteboard() {
+        attachPasteboard()
+        guard let clipboard else { return }
+        gdk_clipboard_set_content(clipboard, nil)
+        pasteboardText = nil
+    }
+
     /// Reads the clipboard's text (nil: it holds none) and keeps it for the state.
     private func readPasteboard(_ done: @escaping @MainActor (String?) -> Void) {
         guard let clipboard else { return done(nil) }

@@ -54,13 +54,15 @@ package final class SimulatorControls {
     }
 
     /// Every control back to the phone's defaults (`erase` calls it): privacy reset for every
-    /// kind, appearance auto, contrast off, text size large, location cleared.
+    /// kind, appearance auto, contrast off, text size large, location cleared, the pasteboard
+    /// emptied (an erased simulator's pasteboard is empty too).
     package func reset(app: any HostedApp) {
         setPrivacy(.reset, PrivacyKind.allCases, app: app)
         setAppearance(.auto)
         setContrast(false)
         setTextSize(.standard)
         locate(.clear)
+        clearPasteboard()
     }
 
     /// `--grant KIND` / `--revoke KIND` given before launch, for the app's profile.

@@ -138,7 +138,7 @@ package final class DeviceControls {
                 removed.append(.string(reset.name))
             }
             app.environment.simulator.reset(app: app)
-            removed.append("privacy answers, appearance, contrast, text size and location (back to their defaults)")
+            removed.append("privacy answers, appearance, contrast, text size, location and the pasteboard (back to their defaults)")
             let device = app.environment.device
             if device.isDevice {
                 _ = device.setStatusBar(nil)

@@ -29,14 +29,16 @@ package final class WindowRecorder {
         var missing = ScreenRecording.elements(container).filter { !elementExists($0) }
         if g_find_program_in_path("gst-launch-1.0").map({ g_free($0); return true }) != true { missing.insert("gst-launch-1.0", at: 0) }
         guard missing.isEmpty else { return .failure(ControlError(ScreenRecording.missingMessage(missing))) }
-        guard let first = WindowSnapshot.render(window) else {
+        // The frames' size: the window's, at its scale, as `WindowSnapshot.render` draws it.
+        let scale = Int(max(1, gtk_widget_get_scale_factor(window)))
+        let size = ScreenRecording.frameSize(width: Int(gtk_widget_get_width(window)) * scale,
+                                             height: Int(gtk_widget_get_height(window)) * scale, container: container)
+        guard size.width > 1, size.height > 1 else {
             return .failure(ControlError("the window is not shown yet: wait for it (ctl wait screen=page), then start the recording"))
         }
-        let size = ScreenRecording.frameSize(width: Int(gdk_texture_get_width(first)), height: Int(gdk_texture_get_height(first)), container: container)
         var ends: [Int32] = [0, 0]
-        guard size.width > 1, size.height > 1, pipe(&ends) == 0 else {
-            g_object_unref(UnsafeMutableRawPointer(first))
-            return .failure(ControlError("could not start the recording: \(size.width > 1 ? String(cString: strerror(errno)) : "the window has no size")"))
+        guard pipe(&ends) == 0 else {
+            return .failure(ControlError("could not start the recording: \(String(cString: strerror(errno)))"))
         }
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)  // the writing end stays with the app (the reading end becomes the tool's input)
         let launcher = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_SILENCE)
@@ -49,12 +51,13 @@ package final class WindowRecorder {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_clear_error(&error)
             close(ends[1])
-            g_object_unref(UnsafeMutableRawPointer(first))
             return .failure(ControlError("could not start gst-launch-1.0: \(message)"))
         }
         let feed = FrameFeed(fd: ends[1], width: size.width, height: size.height)
-        feed.take(first)
-        g_object_unref(UnsafeMutableRawPointer(first))
+        if let first = WindowSnapshot.render(window) {  // else black until the window draws
+            feed.take(first)
+            g_object_unref(UnsafeMutableRawPointer(first))
+        }
         let recorder = WindowRecorder(file: path, process: process, window: window, feed: feed)
         recorder.onEnd.append(ended)
         recorder.watch()
