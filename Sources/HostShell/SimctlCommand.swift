@@ -67,18 +67,7 @@ enum SimctlCommand {
         do throws(ControlError) {
             line = try ControlRequest.line(fromArguments: ctl, vocabularies: CtlCommand.vocabularies, workingDirectory: FileReading.workingDirectory)
         } catch { throw UsageError("\(error.message) (sent as: hostshell ctl SOCKET \(ctl.joined(separator: " ")))") }
-        let connection = try UnixSocket(connectingTo: socket)
-        try connection.send(line)
-        let answer = try connection.receiveLine(timeout: ControlRequest.answerTimeout(forLine: line))
-        guard let object = (try? JSONParser.parse(answer))?.objectValue, let ok = object["ok"]?.boolValue else {
-            printError("hostshell device: the app answered something that is not a control response: \(answer.prefix(200))")
-            return ExitCode.failure
-        }
-        guard ok else {
-            printError("hostshell device: \(object["error"]?.stringValue ?? "the app refused the request")")
-            return ExitCode.failure
-        }
-        let result = object["result"] ?? .null
+        guard let result = try CtlCommand.ask(socket: socket, line: line, tool: "device") else { return ExitCode.failure }
         if printsText, let text = result.objectValue?["text"]?.stringValue ?? result.stringValue {
             printOut(text)
         } else {
