@@ -1,8 +1,11 @@
+import Foundation
 import HostCore
 import Testing
 
 @Suite("The simulator's controls: locale, time zone, erase, root trust, recording")
 struct DeviceControlTests {
+    /// Where a test's files would go (nothing is written: the rules only read the paths).
+    let temporary = FileManager.default.temporaryDirectory.path
     private func command(_ words: [String]) throws -> ControlCommand {
         try ControlRequest.decode(try ControlRequest.line(fromArguments: words, workingDirectory: "/home/me")).get().command
     }
@@ -18,7 +21,7 @@ struct DeviceControlTests {
         #expect(try command(["erase"]) == .device(.erase))
         #expect(try command(["trust-root-cert", "add", "ca.pem"]) == .device(.trustRootCert(path: "/home/me/ca.pem")))
         #expect(try command(["trust-root-cert", "clear"]) == .device(.clearRootCerts))
-        #expect(try command(["record", "start", "/tmp/run.webm"]) == .device(.recordStart(path: "/tmp/run.webm")))
+        #expect(try command(["record", "start", temporary + "/run.webm"]) == .device(.recordStart(path: temporary + "/run.webm")))
         #expect(try command(["record", "stop"]) == .device(.recordStop))
         #expect(ControlCommand.names.contains("trust-root-cert"))
         #expect(ControlRequest.coreCommands.contains { $0.synopsis.hasPrefix("record start") })
@@ -31,7 +34,7 @@ struct DeviceControlTests {
         #expect(refusal(["locale", "french"])?.contains("not a locale tag") == true)
         #expect(refusal(["timezone", "../etc/passwd"])?.contains("Area/City") == true)
         #expect(refusal(["trust-root-cert", "add"])?.contains("add FILE.pem") == true)
-        #expect(refusal(["record", "start", "/tmp/run.avi"])?.contains(".webm") == true)
+        #expect(refusal(["record", "start", temporary + "/run.avi"])?.contains(".webm") == true)
         #expect(refusal(["record", "pause"])?.contains("start FILE.webm") == true)
         let relative = ControlRequest.decode(#"{"command":"record","action":"start","path":"run.webm"}"#)
         #expect((try? relative.get()) == nil)
@@ -91,16 +94,16 @@ struct DeviceControlTests {
 
     @Test("recording: the pipeline by the file's kind, finished on interrupt, and the packages to install")
     func recording() {
-        #expect(ScreenRecording.container("/tmp/a.webm") == .webm)
-        #expect(ScreenRecording.container("/tmp/A.MP4") == .mp4)
-        #expect(ScreenRecording.container("/tmp/a.webm/b") == nil)
-        #expect(ScreenRecording.fileProblem("/tmp/a") != nil)
-        let arguments = ScreenRecording.launchArguments(path: "/tmp/a.webm", container: .webm, size: (1179, 2700))
+        #expect(ScreenRecording.container(temporary + "/a.webm") == .webm)
+        #expect(ScreenRecording.container(temporary + "/A.MP4") == .mp4)
+        #expect(ScreenRecording.container(temporary + "/a.webm/b") == nil)
+        #expect(ScreenRecording.fileProblem(temporary + "/a") != nil)
+        let arguments = ScreenRecording.launchArguments(path: temporary + "/a.webm", container: .webm, size: (1179, 2700))
         #expect(arguments.first == "-e")
         #expect(Array(arguments[2...9]) == ["fdsrc", "fd=0", "!", "rawvideoparse", "width=1179", "height=2700", "format=bgra", "framerate=15/1"],
                 "raw frames of the window's size on standard input")
         #expect(arguments.contains("vp8enc") && arguments.contains("webmmux"))
-        #expect(arguments.last == "location=/tmp/a.webm")
+        #expect(arguments.last == "location=\(temporary)/a.webm")
         #expect(ScreenRecording.launchArguments(path: "/a.mp4", container: .mp4, size: (380, 100)).contains("x264enc"))
         let even = ScreenRecording.frameSize(width: 381, height: 101, container: .mp4)
         #expect(even.width == 380 && even.height == 100, "H.264 gets even sides: the odd last column and row left out")

@@ -16,8 +16,6 @@ package final class DeviceControls {
     package let roots = TrustedRoots()
     package private(set) var recorder: WindowRecorder?
     private var launchRoots: [String] = []
-    /// The other controls' resets, called by erase (the lead's controls register theirs).
-    package var resetters: [DeviceReset] = []
     /// Where `device` events go (the environment's event stream).
     var events: EventStream?
 
@@ -133,10 +131,6 @@ package final class DeviceControls {
             self.roots.clear()
             for file in self.launchRoots { _ = self.roots.add(file: file) }
             removed.append("trusted roots (back to the launch's)")
-            for reset in self.resetters {
-                reset.reset()
-                removed.append(.string(reset.name))
-            }
             app.environment.simulator.reset(app: app)
             removed.append("privacy answers, appearance, contrast, text size, location and the pasteboard (back to their defaults)")
             let device = app.environment.device

@@ -14,19 +14,6 @@ package protocol ErasableApp: HostedApp {
     func restartAtStartPage()
 }
 
-/// The other simulator controls' resets, which erase calls in order (privacy, appearance,
-/// contrast, text size, location, pasteboard, status bar, rotation: each control registers its
-/// own with `DeviceControls.resetters` when the app starts).
-@MainActor
-package struct DeviceReset {
-    package let name: String
-    package let reset: @MainActor () -> Void
-    package init(_ name: String, _ reset: @escaping @MainActor () -> Void) {
-        self.name = name
-        self.reset = reset
-    }
-}
-
 /// Website data removal: everything WebKit keeps for a network session.
 @MainActor
 enum WebsiteDataEraser {
