@@ -22,7 +22,8 @@ package final class CapacitorPage {
     package let web: WebPage
     /// `location.origin` of the app's documents.
     package let origin: String
-    private(set) var bridge: CapacitorBridge
+    private let loop: MachineLoop<CapacitorBridge>
+    var bridge: CapacitorBridge { loop.machine }
     private let scripts: CapacitorScripts
     /// Its bridge handler on the content manager and its handler on the view, until `disconnect`.
     private var signals: [SignalConnection] = []
@@ -51,11 +52,11 @@ package final class CapacitorPage {
          trust: PageTrust, plugins: CapacitorPluginSet, glueContext: (CapacitorPage) -> CapacitorGlueContext) {
         self.origin = origin
         self.environment = environment
-        bridge = CapacitorBridge(app: app, plugins: plugins.types)
+        loop = MachineLoop(CapacitorBridge(app: app, plugins: plugins.types))
         secrets = plugins.secrets
         var channel = ""
         for _ in 0..<4 { channel += String(UInt32.random(in: .min ... .max), radix: 16) }
-        scripts = CapacitorScripts(origin: origin, headers: bridge.headers, channel: channel)
+        scripts = CapacitorScripts(origin: origin, headers: loop.machine.headers, channel: channel)
         // The page owns this reference to its content manager and drops it in `disconnect`,
         // after unregistering its handler: the web view holds its own.
         let manager = webkit_user_content_manager_new()!
@@ -115,20 +116,21 @@ package final class CapacitorPage {
 
     package func load(_ uri: String) { web.load(uri) }
 
-    /// Offers a host event to the plugins; false when none took it.
+    /// Offers a host event to the plugins; false when none took it. (One offered from inside
+    /// the page's own effects waits its turn, and counts as taken.)
     @discardableResult
     package func post(_ event: PluginHostEvent) -> Bool {
         var taken = true
-        for effect in bridge.reduce(.host(event)) {
+        loop.send(.host(event)) { effect in
             if case .unhandled = effect { taken = false }
-            if let result = perform(effect) { deliver(result) }
+            if let result = self.perform(effect) { self.deliver(result) }
         }
         return taken
     }
 
     private func apply(_ event: CapacitorBridge.Event) {
         guard !closed else { return }
-        for effect in bridge.reduce(event) { if let result = perform(effect) { deliver(result) } }
+        loop.send(event) { effect in if let result = self.perform(effect) { self.deliver(result) } }
     }
 
     private func receive(_ value: JSValuePointer, _ reply: OpaquePointer) {
@@ -138,7 +140,7 @@ package final class CapacitorPage {
         let text = javaScriptText(value) ?? "null"  // with its length: a NUL does not end it
         var results: [CapacitorResult] = []
         let callsBefore = bridge.callsReceived
-        if !closed { for effect in bridge.reduce(.received(text)) { if let result = perform(effect) { results.append(result) } } }
+        if !closed { loop.send(.received(text)) { effect in if let result = self.perform(effect) { results.append(result) } } }
         if bridge.callsReceived > callsBefore { MainLoop.whenIdle { [weak self] in self?.onBridgeCall?() } }
         if let onResult { for result in results { onResult(result) } }
         let answer = "[" + results.map(\.text).joined(separator: ",") + "]"

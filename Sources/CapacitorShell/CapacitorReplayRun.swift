@@ -9,14 +9,14 @@ import ShellKit
 /// with its verdict.
 @MainActor
 package final class CapacitorReplayRun {
-    private var session: CapacitorReplaySession
+    private let session: MachineLoop<CapacitorReplaySession>
     private let app: CapacitorApp
     private let done: (Int32) -> Void
     private lazy var timers = TimerBank<CapacitorReplaySession.Timer> { [weak self] timer in self?.apply(.timerFired(timer)) }
 
     init(calls: [CapacitorReplayCall], verbose: Bool, permissions: [CapacitorReplayPermission], app: CapacitorApp,
          done: @escaping (Int32) -> Void) {
-        session = CapacitorReplaySession(calls: calls, verbose: verbose, permissions: permissions)
+        session = MachineLoop(CapacitorReplaySession(calls: calls, verbose: verbose, permissions: permissions))
         self.app = app
         self.done = done
     }
@@ -44,17 +44,19 @@ package final class CapacitorReplayRun {
     }
 
     private func apply(_ event: CapacitorReplaySession.Event) {
-        for effect in session.reduce(event) {
-            switch effect {
-            case .post(let message): post(message)
-            case .timer(let command): timers.perform(command)
-            case .report(let line): printOut(line)
-            case .answerQuestion(let grant): _ = app.page.web.permissions.controlAnswer(grant)
-            case .finish(let success):
-                app.page.onResult = nil
-                app.page.web.permissions.onOpened = nil
-                done(success ? ExitCode.success : ExitCode.failure)
-            }
+        session.send(event) { self.perform($0) }
+    }
+
+    private func perform(_ effect: CapacitorReplaySession.Effect) {
+        switch effect {
+        case .post(let message): post(message)
+        case .timer(let command): timers.perform(command)
+        case .report(let line): printOut(line)
+        case .answerQuestion(let grant): _ = app.page.web.permissions.controlAnswer(grant)
+        case .finish(let success):
+            app.page.onResult = nil
+            app.page.web.permissions.onOpened = nil
+            done(success ? ExitCode.success : ExitCode.failure)
         }
     }
 

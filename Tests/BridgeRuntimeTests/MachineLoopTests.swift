@@ -14,21 +14,24 @@ private struct EchoMachine: Machine {
 
 @Suite("Machine loop: effects in order; an event raised while they are performed waits for them")
 struct MachineLoopTests {
-    @Test("an event sent from an effect is reduced after the current event's effects, and nested sends return at once")
+    @Test("an event sent from an effect is reduced after the current event's effects, to its own perform, and nested sends return at once")
     func nestedSendIsQueued() {
         let loop = MachineLoop(EchoMachine())
         var performed: [String] = []
+        var nestedPerformed: [String] = []
         var nestedRan: [Bool] = []
         let ran = loop.send("a") { effect in
             performed.append(effect)
             #expect(loop.isPerforming)
             if effect == "a.1" {
-                nestedRan.append(loop.send("b") { _ in Issue.record("a nested call's perform is never used") })
+                nestedRan.append(loop.send("b") { nestedPerformed.append($0) })
                 #expect(loop.machine.reduced == ["a"], "b is not reduced in the middle of a's effects")
+                #expect(nestedPerformed.isEmpty)
             }
         }
         #expect(ran && nestedRan == [false])
-        #expect(performed == ["a.1", "a.2", "b.1", "b.2"])
+        #expect(performed == ["a.1", "a.2"], "b's effects are not a's caller's")
+        #expect(nestedPerformed == ["b.1", "b.2"], "b's effects go to the perform b was sent with")
         #expect(loop.machine.reduced == ["a", "b"])
         #expect(!loop.isPerforming)
     }
@@ -37,14 +40,15 @@ struct MachineLoopTests {
     func queuedInOrder() {
         let loop = MachineLoop(EchoMachine())
         var performed: [String] = []
-        loop.send("a") { effect in
+        func record(_ effect: String) {
             performed.append(effect)
             switch effect {
-            case "a.1": loop.send("b") { _ in }; loop.send("c") { _ in }
-            case "b.2": loop.send("d") { _ in }  // raised by a queued event's effect: after c
+            case "a.1": loop.send("b", perform: record); loop.send("c", perform: record)
+            case "b.2": loop.send("d", perform: record)  // raised by a queued event's effect: after c
             default: break
             }
         }
+        loop.send("a", perform: record)
         #expect(loop.machine.reduced == ["a", "b", "c", "d"])
         #expect(performed == ["a.1", "a.2", "b.1", "b.2", "c.1", "c.2", "d.1", "d.2"])
     }

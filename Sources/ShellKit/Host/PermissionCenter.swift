@@ -128,7 +128,7 @@ package final class PermissionCenter {
         // The prompt's surface goes once no prompt is left after the event (a next prompt
         // shown by it takes the surface over first: the app does not flicker active).
         let before = machine.open?.id
-        if loop.send(event, perform: { perform($0) }), prompt == nil { cover(nil) }
+        if loop.send(event, perform: { self.perform($0) }), prompt == nil { cover(nil) }
         if let open = machine.open, open.id != before { onOpened?(open) }
     }
 

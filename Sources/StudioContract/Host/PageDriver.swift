@@ -18,24 +18,25 @@ extension PageEffectPerformer {
 
 @MainActor
 public final class PageDriver {
-    public private(set) var session: PageSession
+    private let loop: MachineLoop<PageSession>
+    public var session: PageSession { loop.machine }
     /// Whoever carries out the effects; none yet (or any more) drops them, as a closed page does.
     public weak var performer: (any PageEffectPerformer)?
 
-    public init(_ session: PageSession) { self.session = session }
+    public init(_ session: PageSession) { loop = MachineLoop(session) }
 
     /// Applies `event`, performs its effects and returns its reply, if it had one. An event
-    /// handled from inside `perform` (a performer reacting at once) is reduced and performed
-    /// right there, before the rest of the current event's effects: not queued as `MachineLoop`
-    /// does.
+    /// handled from inside `perform` (a performer reacting at once) waits until the current
+    /// event's effects are all performed (`MachineLoop`'s re-entrancy rule) and returns no reply:
+    /// only a bridge message has one, and WebKit never delivers one from inside an effect.
+    /// The performer hears `sessionChanged` once the queue is empty.
     @discardableResult
     public func handle(_ event: PageEvent) -> Reply? {
         var reply: Reply?
-        let effects = session.reduce(event)
-        for effect in effects {
-            if case .reply(let answer) = effect { reply = answer } else { performer?.perform(effect) }
+        let ran = loop.send(event) { [weak self] effect in
+            if case .reply(let answer) = effect { reply = answer } else { self?.performer?.perform(effect) }
         }
-        performer?.sessionChanged()
+        if ran { performer?.sessionChanged() }
         return reply
     }
 

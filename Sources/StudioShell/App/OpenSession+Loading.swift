@@ -22,32 +22,36 @@ extension OpenSession {
     }
 
     func loadingEvent(_ event: LoadingEvent) {
-        var shown = false
-        for effect in loading.reduce(event) {
-            switch effect {
-            case .fetchIdentity(let request):
-                // Asynchronous: the loading mark keeps turning while a slow server answers.
-                IdentityClient.fetch(record.address) { [weak self] result in
-                    guard let self else { return }
-                    switch result {
-                    case .success(let identity): self.loadingEvent(.identityAnswered(request: request, self.record.verify(identity)))
-                    case .failure(let failure): self.loadingEvent(.identityFailed(request: request, failure.kind, message: failure.message))
-                    }
-                }
-            case .loadStartPage:
-                page.load(record.address.origin.description + "/")
-            case .reload:
-                webkit_web_view_reload(page.view)
-            case .endWebProcess:
-                webkit_web_view_terminate_web_process(page.view)
-            case .show(let screen):
-                view.show(screen)
-                shown = true
-            case .timer(let command):
-                loadingTimers.perform(command)
-            }
+        guard loadingLoop.send(event, perform: { self.performLoading($0) }) else { return }  // queued behind the effects running
+        if loadingShowedScreen {
+            loadingShowedScreen = false
+            onScreenChanged?()
         }
-        if shown { onScreenChanged?() }
+    }
+
+    private func performLoading(_ effect: LoadingEffect) {
+        switch effect {
+        case .fetchIdentity(let request):
+            // Asynchronous: the loading mark keeps turning while a slow server answers.
+            IdentityClient.fetch(record.address) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let identity): self.loadingEvent(.identityAnswered(request: request, self.record.verify(identity)))
+                case .failure(let failure): self.loadingEvent(.identityFailed(request: request, failure.kind, message: failure.message))
+                }
+            }
+        case .loadStartPage:
+            page.load(record.address.origin.description + "/")
+        case .reload:
+            webkit_web_view_reload(page.view)
+        case .endWebProcess:
+            webkit_web_view_terminate_web_process(page.view)
+        case .show(let screen):
+            view.show(screen)
+            loadingShowedScreen = true
+        case .timer(let command):
+            loadingTimers.perform(command)
+        }
     }
 
     /// Wires loading: the timers, Retry, a kiosk's unattended retries, and WebKit's load,

@@ -43,7 +43,10 @@ package final class OpenSession {
     let networkSession: NetworkSessionPointer
     /// What loading decided — the screen shown, a kiosk's retry — and its timers (see
     /// OpenSession+Loading).
-    var loading: LoadingMachine
+    let loadingLoop: MachineLoop<LoadingMachine>
+    var loading: LoadingMachine { loadingLoop.machine }
+    /// Set when loading's effects showed a screen, until the outermost event tells `onScreenChanged`.
+    var loadingShowedScreen = false
     var loadingTimers: TimerBank<LoadingTimer>!
     /// Called whenever what the window shows changes (for `--check` and state dumps).
     package var onScreenChanged: (() -> Void)?
@@ -72,7 +75,7 @@ package final class OpenSession {
          networkSession: NetworkSessionPointer, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil) {
         self.environment = environment
         self.kiosk = kiosk
-        loading = LoadingMachine(serverName: record.name)
+        loadingLoop = MachineLoop(LoadingMachine(serverName: record.name))
         adaptive = AdaptiveLayout(starting: device)
         self.record = record
         self.networkSession = networkSession

@@ -18,7 +18,8 @@ package final class PresentationController {
     private var sizeClass: SizeClass
     /// The main view's root: phone sheets rise over it; its window is the parent of the others.
     private let anchor: WidgetPointer
-    private(set) var life: PresentationLifecycle
+    private let loop: MachineLoop<PresentationLifecycle>
+    var life: PresentationLifecycle { loop.machine }
     private var timers: TimerBank<PresentationLifecycle.Timer>!
     /// The sheet page and its sheet in the window, by the machine's page id.
     private var sheetPage: StudioPage?
@@ -26,10 +27,7 @@ package final class PresentationController {
     private var layer: InWindowSheet?
     /// Pages let go of, by id: hidden and unreachable, their bridge closed, until released.
     private var lettingGo: [Int: StudioPage] = [:]
-    /// Set while effects are carried out: an event they cause waits its turn (the machine is
-    /// not re-entered from its own effects).
-    private var performing = false
-    private var queued: [PresentationLifecycle.Event] = []
+    /// Main's documents so far, as last seen (a new one ends what showed over the old).
     private var mainDocuments = 0
     /// Called when what shows changed (state dumps).
     var onChanged: (() -> Void)?
@@ -48,7 +46,7 @@ package final class PresentationController {
         self.device = device
         sizeClass = device.sizeClass
         self.anchor = anchor
-        life = PresentationLifecycle(prewarms: prewarms)
+        loop = MachineLoop(PresentationLifecycle(prewarms: prewarms))
         timers = TimerBank { [weak self] timer in self?.send(.timerFired(timer)) }
         environment.memoryPressure.watch(self) { [weak self] in self?.send(.memoryPressure) }
     }
@@ -58,14 +56,7 @@ package final class PresentationController {
 
     /// Feeds the machine an event and carries out what it asks, in order.
     func send(_ event: PresentationLifecycle.Event) {
-        queued.append(event)
-        guard !performing else { return }
-        performing = true
-        defer { performing = false }
-        while !queued.isEmpty {
-            let next = queued.removeFirst()
-            for effect in life.reduce(next) { perform(effect) }
-        }
+        guard loop.send(event, perform: { self.perform($0) }) else { return }  // queued behind the effects running
         onChanged?()
     }
 
