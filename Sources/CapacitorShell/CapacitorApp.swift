@@ -50,7 +50,8 @@ package final class CapacitorApp: HostedApp {
     package let window: HostWindow
     package let page: CapacitorPage
     private let screenView: ScreenView
-    private(set) var loading: CapacitorLoading
+    private let loadingLoop: MachineLoop<CapacitorLoading>
+    var loading: CapacitorLoading { loadingLoop.machine }
     private var windowWatch: CapacitorWindowWatch?
     /// The app's lifecycle as iOS would run it; its `source` says who drives the window's facts.
     private let lifecycle = MachineLoop(AppLifecycle())
@@ -76,7 +77,7 @@ package final class CapacitorApp: HostedApp {
         self.environment = environment
         self.scheme = scheme
         self.kioskOptions = kioskOptions
-        loading = CapacitorLoading(appName: launch.displayName, kiosk: kioskOptions != nil)
+        loadingLoop = MachineLoop(CapacitorLoading(appName: launch.displayName, kiosk: kioskOptions != nil))
         let session = environment.automation?.networkSession ?? ProfileSession.make(data: launch.dataDirectory, cache: launch.cacheDirectory)
         // A kiosk hands nothing to the desktop and asks no one.
         let trust = PageTrust(origin: launch.origin, handsOut: kioskOptions == nil, profileData: nil, handoff: environment.handoff,
@@ -155,16 +156,18 @@ package final class CapacitorApp: HostedApp {
 
     func loadingEvent(_ event: CapacitorLoading.Event) {
         let before = loading.screen
-        for effect in loading.reduce(event) {
-            switch effect {
-            case .reload: page.load(page.web.uri.flatMap { $0.isEmpty ? nil : $0 } ?? launch.startURL)
-            case .endWebProcess: webkit_web_view_terminate_web_process(page.view)
-            case .timer(let command): loadingTimers.perform(command)
-            }
-        }
+        guard loadingLoop.send(event, perform: { self.performLoading($0) }) else { return }  // queued behind the effects running
         if loading.screen != before {
             screenView.show(loading.screen)
             onScreenChanged?()
+        }
+    }
+
+    private func performLoading(_ effect: CapacitorLoading.Effect) {
+        switch effect {
+        case .reload: page.load(page.web.uri.flatMap { $0.isEmpty ? nil : $0 } ?? launch.startURL)
+        case .endWebProcess: webkit_web_view_terminate_web_process(page.view)
+        case .timer(let command): loadingTimers.perform(command)
         }
     }
 

@@ -11,14 +11,14 @@ import ShellKit
 final class CapacitorBootWatch {
     private let app: CapacitorApp
     private let finish: @MainActor (Int32) -> Void
-    private var machine: CapacitorBootCheck
+    private let machine: MachineLoop<CapacitorBootCheck>
     private let started = monotonicSeconds()
     private lazy var timers = TimerBank<CapacitorBootCheck.Timer> { [weak self] timer in self?.send(.timerFired(timer)) }
 
     init(_ app: CapacitorApp, timeoutSeconds: Double, finish: @escaping @MainActor (Int32) -> Void) {
         self.app = app
         self.finish = finish
-        machine = CapacitorBootCheck(limit: timeoutSeconds)
+        machine = MachineLoop(CapacitorBootCheck(limit: timeoutSeconds))
         app.onScreenChanged = { [weak self] in self?.screenChanged() }
         app.page.onBridgeCall = { [weak self] in self?.send(.bridgeCall) }
         send(.start)
@@ -33,13 +33,15 @@ final class CapacitorBootWatch {
     }
 
     private func send(_ event: CapacitorBootCheck.Event) {
-        for effect in machine.reduce(event) {
-            switch effect {
-            case .timer(let command): timers.perform(command)
-            case .waitForPaint:
-                app.page.web.whenPainted(limit: 5) { [weak self] painted in self?.send(.painted(painted)) }
-            case .report(let verdict): report(verdict)
-            }
+        machine.send(event) { self.perform($0) }
+    }
+
+    private func perform(_ effect: CapacitorBootCheck.Effect) {
+        switch effect {
+        case .timer(let command): timers.perform(command)
+        case .waitForPaint:
+            app.page.web.whenPainted(limit: 5) { [weak self] painted in self?.send(.painted(painted)) }
+        case .report(let verdict): report(verdict)
         }
     }
 

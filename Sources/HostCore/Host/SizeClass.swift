@@ -28,7 +28,7 @@ extension DeviceProfile {
 /// the one a tap asked for), the back bar, the sheet shown and its page, the open menu, the
 /// alert; the chrome is drawn again for the new class (tabs ↔ sidebar) and the sheet shown is
 /// placed again in its new style.
-public struct AdaptiveLayout: Sendable, Equatable {
+public struct AdaptiveLayout: Machine, Sendable, Equatable {
     public enum Effect: Sendable, Equatable {
         /// Draw the chrome and place the sheet for this class.
         case relayout(SizeClass)
@@ -43,7 +43,10 @@ public struct AdaptiveLayout: Sendable, Equatable {
 
     /// The window is `width` pixels wide now. A width that is not positive (not laid out yet)
     /// changes nothing.
-    public mutating func reduce(width: Int) -> [Effect] {
+    public mutating func reduce(width: Int) -> [Effect] { reduce(width) }
+
+    /// The machine's one event: the window's width, in pixels.
+    public mutating func reduce(_ width: Int) -> [Effect] {
         guard width > 0 else { return [] }
         self.width = width
         let next = SizeClass.of(width: width)

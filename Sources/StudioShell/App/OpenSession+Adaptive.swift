@@ -3,12 +3,12 @@
 /// place; the selection, the back bar and whatever is open stay as they are.
 extension OpenSession {
     func windowWidthChanged(_ width: Int) {
-        for effect in adaptive.reduce(width: width) {
+        adaptiveLoop.send(width) { effect in
             switch effect {
             case .relayout(let sizeClass):
-                page.apply(.sizeClassChanged(sizeClass))
-                presentations.relayout(sizeClass)
-                mapSurface?.apply(sizeClass: sizeClass)
+                self.page.apply(.sizeClassChanged(sizeClass))
+                self.presentations.relayout(sizeClass)
+                self.mapSurface?.apply(sizeClass: sizeClass)
             }
         }
     }

@@ -35,7 +35,8 @@ package final class OpenSession {
     /// The system map while it shows (see OpenSession+Map).
     var mapSurface: MapSurface?
     /// Tabs or sidebar, and the sheets' style, from the window's width (see OpenSession+Adaptive).
-    var adaptive: AdaptiveLayout
+    let adaptiveLoop: MachineLoop<AdaptiveLayout>
+    var adaptive: AdaptiveLayout { adaptiveLoop.machine }
     /// Native sheets for this server's Studio.
     private(set) var presentations: PresentationController!
     /// Files given ahead of time (the control interface's `pick-files`) for the next request.
@@ -76,7 +77,7 @@ package final class OpenSession {
         self.environment = environment
         self.kiosk = kiosk
         loadingLoop = MachineLoop(LoadingMachine(serverName: record.name))
-        adaptive = AdaptiveLayout(starting: device)
+        adaptiveLoop = MachineLoop(AdaptiveLayout(starting: device))
         self.record = record
         self.networkSession = networkSession
         page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
