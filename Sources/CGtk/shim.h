@@ -36,6 +36,7 @@ typedef void (*CGtkAlertResponseCallback)(AdwMessageDialog *dialog, const char *
 typedef gboolean (*CGtkChildPositionCallback)(GtkOverlay *overlay, GtkWidget *widget, GdkRectangle *allocation,
                                               gpointer user_data);
 typedef void (*CGtkPressedCallback)(GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data);
+typedef void (*CGtkLongPressedCallback)(GtkGestureLongPress *gesture, double x, double y, gpointer user_data);
 typedef void (*CGtkServerCallback)(SoupServer *server, SoupServerMessage *message, const char *path,
                                    GHashTable *query, gpointer user_data);
 typedef void (*CGtkAutomationStartedCallback)(WebKitWebContext *context, WebKitAutomationSession *session,
@@ -105,6 +106,18 @@ typedef gboolean (*CGtkLegacyEventCallback)(GtkEventControllerLegacy *controller
 static inline gulong cgtk_connect_legacy_event(GtkEventController *controller, CGtkLegacyEventCallback cb,
                                                gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(controller, "event", G_CALLBACK(cb), data, destroy, 0);
+}
+/* Where `event` happened in `widget`'s coordinates; FALSE when it has no position there. */
+static inline gboolean cgtk_event_point(GdkEvent *event, GtkWidget *widget, double *x, double *y) {
+    double ex, ey, sx, sy;
+    GtkNative *native = gtk_widget_get_native(widget);
+    if (!native || !gdk_event_get_position(event, &ex, &ey)) return FALSE;
+    gtk_native_get_surface_transform(native, &sx, &sy);
+    graphene_point_t in = GRAPHENE_POINT_INIT((float)(ex - sx), (float)(ey - sy)), out;
+    if (!gtk_widget_compute_point(GTK_WIDGET(native), widget, &in, &out)) return FALSE;
+    *x = out.x;
+    *y = out.y;
+    return TRUE;
 }
 /* GtkEventControllerMotion "motion". */
 typedef void (*CGtkMotionCallback)(GtkEventControllerMotion *controller, double x, double y, gpointer data);
@@ -187,6 +200,9 @@ static inline gulong cgtk_connect_child_position(GtkWidget *overlay, CGtkChildPo
     return g_signal_connect_data(overlay, "get-child-position", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_pressed(GtkGesture *gesture, CGtkPressedCallback cb, gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(gesture, "pressed", G_CALLBACK(cb), data, destroy, 0);
+}
+static inline gulong cgtk_connect_long_pressed(GtkGesture *gesture, CGtkLongPressedCallback cb, gpointer data, GClosureNotify destroy) {
     return g_signal_connect_data(gesture, "pressed", G_CALLBACK(cb), data, destroy, 0);
 }
 static inline gulong cgtk_connect_incoming(GSocketService *service, CGtkIncomingCallback cb,

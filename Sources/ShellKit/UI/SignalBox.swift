@@ -1,4 +1,5 @@
 import CGtk
+import HostCore
 
 // Typed connectors for GTK's and GObject's signals, one per callback shape (the web view's are in
 // `Web/WebViewSignals.swift`): each boxes its closure as a `Callback` GLib releases, runs it on
@@ -73,6 +74,16 @@ package func onPressed(_ gesture: OpaquePointer, _ body: @escaping @MainActor (_
     }, Callback.retained(body), CallbackRelease.closureNotify))
 }
 
+/// A `GtkGestureLongPress`'s "pressed": held long enough without moving, with the gesture and where.
+@MainActor @discardableResult
+package func onLongPressed(_ gesture: OpaquePointer, _ body: @escaping @MainActor (_ gesture: OpaquePointer, _ x: Double, _ y: Double) -> Void)
+    -> SignalConnection {
+    SignalConnection(UnsafeMutableRawPointer(gesture), cgtk_connect_long_pressed(gesture, { gesture, x, y, data in
+        let body = Callback<@MainActor (OpaquePointer, Double, Double) -> Void>.body(data)
+        MainActor.assumeIsolated { body(gesture!, x, y) }
+    }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
 /// A `GtkEventControllerMotion`'s "motion".
 @MainActor @discardableResult
 package func onMotion(_ controller: OpaquePointer, _ body: @escaping @MainActor () -> Void) -> SignalConnection {
@@ -90,6 +101,31 @@ package func onInputEvent(_ controller: OpaquePointer, _ body: @escaping @MainAc
         if let event { MainActor.assumeIsolated { body(gdk_event_get_event_type(event)) } }
         return 0
     }, Callback.retained(body), CallbackRelease.closureNotify))
+}
+
+/// A `GtkEventControllerLegacy`'s "event" read as a long press's input on `widget` (a finger, or
+/// the primary button, going down, moving and lifting, in the widget's coordinates); the event
+/// always goes on, to the page.
+@MainActor @discardableResult
+package func onPressInput(_ controller: OpaquePointer, in widget: WidgetPointer, _ body: @escaping @MainActor (LongPress.Event) -> Void)
+    -> SignalConnection {
+    let read: @MainActor (OpaquePointer) -> LongPress.Event? = { event in
+        var x = 0.0, y = 0.0
+        let placed = cgtk_event_point(event, widget, &x, &y) != 0
+        switch gdk_event_get_event_type(event) {
+        case GDK_BUTTON_PRESS where gdk_button_event_get_button(event) == 1: return placed ? .down(x: x, y: y) : nil
+        case GDK_TOUCH_BEGIN: return placed ? .down(x: x, y: y) : nil
+        case GDK_MOTION_NOTIFY, GDK_TOUCH_UPDATE: return placed ? .moved(x: x, y: y) : nil
+        case GDK_BUTTON_RELEASE, GDK_TOUCH_END, GDK_TOUCH_CANCEL, GDK_GRAB_BROKEN: return .up
+        default: return nil
+        }
+    }
+    return SignalConnection(UnsafeMutableRawPointer(controller), cgtk_connect_legacy_event(controller, { _, event, data in
+        let body = Callback<@MainActor (OpaquePointer) -> Void>.body(data)
+        if let event { MainActor.assumeIsolated { body(event) } }
+        return 0
+    }, Callback.retained({ (event: OpaquePointer) in if let input = read(event) { body(input) } } as @MainActor (OpaquePointer) -> Void),
+       CallbackRelease.closureNotify))
 }
 
 /// A `GtkListBox`'s "row-activated", with the row.

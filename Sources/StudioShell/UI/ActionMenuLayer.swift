@@ -1,4 +1,5 @@
 import CGtk
+import HostCore
 import ShellKit
 import StudioContract
 
@@ -21,6 +22,9 @@ package final class ActionMenuLayer {
     private var itemButtons: [String: WidgetPointer] = [:]
     /// Where the next menu shown points: the trigger or pointer that asked for it.
     private var anchor = GdkRectangle(x: 0, y: 0, width: 1, height: 1)
+    /// A press on the page held long enough opens the armed menu (`LongPress`'s rule).
+    private let hold = MachineLoop(LongPress())
+    private var holdTimers: TimerBank<LongPress.TimerName>!
     /// The person asked for a menu, chose an item, or closed the open menu without a choice.
     var onOpen: ((String, MenuSource) -> Void)?
     var onChoose: ((String, String) -> Void)?
@@ -35,17 +39,39 @@ package final class ActionMenuLayer {
             return GdkRectangle(x: Int32(entry.rect.x * width), y: Int32(entry.rect.y * height),
                                 width: max(1, Int32(entry.rect.width * width)), height: max(1, Int32(entry.rect.height * height)))
         }
-        // A context click opens the armed menu at the pointer, before WebKit's own menu.
+        // A context click opens the armed menu at the pointer, before WebKit's own menu; so does
+        // a long press (§6), a finger's on a touch screen or a held mouse button.
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(click, 3)
         gtk_event_controller_set_propagation_phase(click, GTK_PHASE_CAPTURE)
-        onPressed(click) { [weak self] gesture, x, y in
-            guard let self, let armed = self.armedId else { return }
-            gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
-            self.anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-            self.onOpen?(armed, .armed)
-        }
+        onPressed(click) { [weak self] gesture, x, y in self?.openArmed(claiming: gesture, x: x, y: y) }
         gtk_widget_add_controller(widget, click)
+        // Read from the raw events: WebKit claims every press on the page, which would cancel a
+        // gesture of GTK's here before it could fire.
+        let input = gtk_event_controller_legacy_new()!
+        gtk_event_controller_set_propagation_phase(input, GTK_PHASE_CAPTURE)
+        onPressInput(input, in: widget) { [weak self] event in self?.longPress(event) }
+        gtk_widget_add_controller(widget, input)
+        holdTimers = TimerBank { [weak self] name in self?.longPress(.timerFired(name)) }
+    }
+
+    private func longPress(_ event: LongPress.Event) {
+        hold.send(event) { [weak self] effect in
+            switch effect {
+            case .timer(let command): self?.holdTimers.perform(command)
+            case .recognized(let x, let y): self?.openArmed(claiming: nil, x: x, y: y)
+            }
+        }
+    }
+
+    /// A context click or long press at (x, y): the armed menu opens there, and the gesture is
+    /// the menu's (WebKit's own context menu does not follow). Without an armed menu the page
+    /// has the gesture, as on the phone.
+    private func openArmed(claiming gesture: OpaquePointer?, x: Double, y: Double) {
+        guard let armed = armedId else { return }
+        if let gesture { gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED) }
+        anchor = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+        onOpen?(armed, .armed)
     }
 
     /// Shows the page's trigger controls as they are now: a trigger kept keeps its button (and
