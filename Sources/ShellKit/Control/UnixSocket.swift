@@ -21,20 +21,12 @@ package final class UnixSocket {
         guard path.utf8.count <= Self.maxPathBytes else {
             throw UsageError("the socket path is longer than \(Self.maxPathBytes) bytes: use a shorter one")
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = Self.newSocket()
         guard fd >= 0 else { throw UsageError("could not create a socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-        }
         let deadline = monotonicSeconds() + ControlRequest.connectDeadline
         while true {
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if connected == 0 { break }
-            let failure = errno
+            let failure = Self.connect(fd, to: path)
+            if failure == 0 { break }
             if failure == EINTR { continue }
             // A local stream socket whose queue is full refuses at once with EAGAIN: try again
             // shortly, until the deadline.
@@ -53,7 +45,6 @@ package final class UnixSocket {
 
     deinit { close(fd) }
 
-    /// True when something listens at `path`.
     /// Nil when nothing listens at `path` (no app runs); a connection, or an error that names
     /// the app when one listens but does not take it in time.
     package static func connectIfListening(_ path: String, app: String) throws(UsageError) -> UnixSocket? {
@@ -61,12 +52,23 @@ package final class UnixSocket {
         return try UnixSocket(connectingTo: path, app: app)
     }
 
-    /// A full queue counts: something listens, however stuck.
+    /// True when something listens at `path`. A full queue counts: something listens, however stuck.
     package static func isListening(_ path: String) -> Bool {
         guard path.utf8.count <= maxPathBytes else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = newSocket()
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        let failure = connect(fd, to: path)
+        return failure == 0 || failure == EAGAIN
+    }
+
+    /// A local stream socket that does not block and is not inherited.
+    private static func newSocket() -> Int32 {
+        socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    }
+
+    /// Connects `fd` to `path` (which fits `sockaddr_un`): 0, or the error.
+    private static func connect(_ fd: Int32, to path: String) -> Int32 {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -75,7 +77,7 @@ package final class UnixSocket {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        return connected == 0 || errno == EAGAIN
+        return connected == 0 ? 0 : errno
     }
 
     /// Sends `line`, waiting at most `ControlRequest.connectDeadline` for the app to read it.

@@ -93,7 +93,7 @@ package struct ProfileFile {
     }
 
     /// `path`, or the file it links to (so that writing keeps the link).
-    static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let real = realpath(path, nil) else { return path }
         defer { free(real) }

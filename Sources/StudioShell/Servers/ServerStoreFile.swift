@@ -138,12 +138,7 @@ package struct ServerStoreFile {
 
     /// Where the new list goes: the list itself, or, when it is a symbolic link to the list,
     /// the file the link points to (so the link is kept).
-    private func writePath() -> String {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
+    private func writePath() -> String { ProfileFile.resolved(path) }
 
     private func prepareDirectory() throws(UsageError) {
         guard g_mkdir_with_parents(directory, 0o700) == 0 else {
