@@ -11,10 +11,13 @@
 /// `data:`, `blob:`) and the addresses the app itself loads; the glue then judges a blocked load
 /// as the policy would have at its response (refused, or a person's activation handed out).
 public enum MainFrameConfinement {
+    /// Content the page makes itself, let through whatever the origin.
+    static let pageContent = ["about:", "data:", "blob:"]
+
     /// The rules, as WebKit's content-blocker JSON: block every top-frame document, then let
     /// the allowed prefixes through.
     public static func rules(origin: Origin, hostLoads: [String] = []) -> String {
-        var allowed = ["^" + escaped(origin.description) + "/", "^about:", "^data:", "^blob:"]
+        var allowed = ["^" + escaped(origin.description) + "/"] + pageContent.map { "^" + $0 }
         allowed += hostLoads.map { "^" + escaped($0) + "$" }
         func rule(_ filter: String, _ action: String) -> JSONValue {
             ["trigger": ["url-filter": .string(filter), "resource-type": ["document"], "load-context": ["top-frame"]],
@@ -35,8 +38,7 @@ public enum MainFrameConfinement {
     /// or the page's own content. A host load of anything else needs rules that name it.
     public static func admits(_ url: String, origin: Origin) -> Bool {
         let lower = url.asciiLowercased()
-        return lower.hasPrefix(origin.description.asciiLowercased() + "/") || lower.hasPrefix("about:")
-            || lower.hasPrefix("data:") || lower.hasPrefix("blob:")
+        return lower.hasPrefix(origin.description.asciiLowercased() + "/") || pageContent.contains { lower.hasPrefix($0) }
     }
 
     /// `text` with every character a content-blocker pattern treats specially escaped.
