@@ -29,7 +29,7 @@ struct FleetTests {
 
     @Test("bad requests are refused with what to send")
     func refusesBadRequests() {
-        #expect(refusal(#"{"command":"state"}"#)?.contains("an app's own socket") == true)
+        #expect(refusal(#"{"command":"state"}"#)?.contains("an app's commands go to its own socket") == true)
         #expect(refusal(#"{"command":"launch"}"#)?.contains("unknown fleet command \"launch\"") == true)
         #expect(refusal(#"{"command":"close"}"#)?.contains("close needs \"id\"") == true)
         #expect(refusal(#"{"command":"close","id":7}"#)?.contains("close needs \"id\"") == true)
