@@ -167,10 +167,14 @@ struct FleetLiveTests {
             return (object?["data"] as? [String: Any])?["value"]
         }
         // Secrets: each app's own store (a throw-away profile's owner-only file).
+        _ = try call(first, "setServerBaseUrl", #"{"value": "http://127.0.0.10:8000"}"#)
+        #expect(try call(second, "getServerBaseUrl") is NSNull, "the second app does not see the first's server")
         _ = try call(first, "setApiToken", #"{"value": "token-of-first"}"#)
         #expect(try call(first, "getApiToken") as? String == "token-of-first")
         #expect(try call(second, "getApiToken") is NSNull, "the second app does not see the first's secret")
+        _ = try call(second, "setServerBaseUrl", #"{"value": "http://127.0.0.11:8000"}"#)
         _ = try call(second, "setApiToken", #"{"value": "token-of-second"}"#)
+        #expect(try call(first, "getServerBaseUrl") as? String == "http://127.0.0.10:8000")
         #expect(try call(first, "getApiToken") as? String == "token-of-first", "nor the first the second's")
         #expect(try call(second, "getApiToken") as? String == "token-of-second")
         // Permissions: granted at the start in one, by ctl privacy in the other.
@@ -267,30 +271,31 @@ struct FleetLiveTests {
         }
 
         let app = try FleetApp(fleet, "capacitor", [Self.pluginTest, "--app-id", "dev.hostshell.fleetopen", "--allow-eval"])
-        #expect(app.id == "1" && app.socket == fleet.socket + ".1")
+        // Its socket beside the fleet's, named by its id (a failed open above used an id too).
+        #expect(app.socket == fleet.socket + "." + app.id)
         try app.state("screen=page", timeout: 60)
         #expect(FileManager.default.fileExists(atPath: app.profile), "the throw-away profile is there while the app runs")
         // The app's own profile can be opened beside it, but not twice.
         let own = try FleetApp(fleet, throwAway: false, "capacitor", [Self.pluginTest, "--app-id", "dev.hostshell.fleetopen", "--allow-eval"])
-        #expect(own.id == "2" && own.profile.hasPrefix(home.root.path))
+        #expect(Int(own.id)! > Int(app.id)! && own.profile.hasPrefix(home.root.path))
         let twice = try Self.fleetCtl(fleet, "open", "--", "capacitor", Self.pluginTest, "--app-id", "dev.hostshell.fleetopen")
-        #expect(twice.status == 1 && twice.stderr.contains("app 2 (Plugin Test) already runs on that profile"), "\(twice.stderr)")
+        #expect(twice.status == 1 && twice.stderr.contains("app \(own.id) (Plugin Test) already runs on that profile"), "\(twice.stderr)")
         try own.state("screen=page", timeout: 60)
 
         let closed = try Self.fleetCtl(fleet, "close", app.id)
-        #expect(closed.status == 0 && closed.stdout.contains("\"closed\":\"1\""), "\(closed.stderr)")
+        #expect(closed.status == 0 && closed.stdout.contains("\"closed\":\"\(app.id)\""), "\(closed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: app.socket), "a closed app's socket is gone")
         #expect(!FileManager.default.fileExists(atPath: app.profile), "and its throw-away profile")
         let gone = try app.ctl("state")
         #expect(gone.status == 2, "ctl on a closed app's socket finds no app: \(gone.error)")
         let listed = try Self.fleetCtl(fleet, "list")
-        #expect(listed.stdout.contains("\"id\":\"2\"") && !listed.stdout.contains("\"id\":\"1\""), "\(listed.stdout)")
+        #expect(listed.stdout.contains("\"id\":\"\(own.id)\"") && !listed.stdout.contains("\"id\":\"\(app.id)\""), "\(listed.stdout)")
         try own.state("screen=page")
         #expect(try Self.fleetCtl(fleet, "close", own.id).status == 0)
         #expect(try Self.fleetCtl(fleet, "list").stdout.contains("\"apps\":[]"))
         #expect(fleet.process.isRunning, "the fleet outlives its apps")
         let next = try FleetApp(fleet, "capacitor", [Self.pluginTest, "--app-id", "dev.hostshell.fleetopen", "--allow-eval"])
-        #expect(next.id == "3", "ids are never given twice")
+        #expect(Int(next.id)! == Int(own.id)! + 1, "ids are never given twice")
         try next.state("screen=page", timeout: 60)
         // SIGTERM ends the fleet and every app; their sockets go with them.
         kill(fleet.process.processIdentifier, SIGTERM)
