@@ -144,6 +144,13 @@ struct FleetLiveTests {
         try Self.expectHolds(studio, "studio", "after its own write")
         try Self.expectHolds(first, "first", "after Studio's write")
         try Self.expectHolds(second, "second", "after Studio's write")
+        // Studio's own Quit (Ctrl+Q) ends that app, not the fleet nor the others.
+        #expect(try studio.ctl("action", "quit").status == 0)
+        #expect(waitUntil(timeout: 30) { !((try? Self.fleetCtl(fleet, "list").stdout) ?? "").contains("\"id\":\"\(studio.id)\"") },
+                "the quit app left the fleet")
+        #expect(!FileManager.default.fileExists(atPath: studio.socket))
+        #expect(fleet.process.isRunning)
+        for app in [first, second] { try app.state("screen=page") }
     }
 
     @Test("secrets and permissions stay in their app, both ways, and two apps share capacitor://localhost each with its own files")
