@@ -126,8 +126,13 @@ package final class FleetHost {
         members[id] = member
         book.opened(id)
         entry.open = true
-        // The person closing the app's window ends that app, not the fleet.
-        windowWatches[id] = onSignal(raw(member.app.windowWidget), "destroy") { [weak self] in self?.ended(id) }
+        // The person closing the app's window ends that app, not the fleet: closed as a request
+        // would (the window kept until its app has let go of it). An app that answers the
+        // close itself (Studio saves its size, then quits) does so first and tells `ended`.
+        windowWatches[id] = onCloseRequest(member.app.windowWidget) { [weak self] in
+            self?.ended(id)
+            return true
+        }
         printError("hostshell fleet: app \(id) (\(TerminalText.escaped(launch.name))) open, control socket \(TerminalText.escaped(control))")
         return FleetBook.json(entry)
     }
@@ -144,7 +149,7 @@ package final class FleetHost {
         printError("hostshell fleet: app \(id) (\(TerminalText.escaped(entry.name))) closed")
     }
 
-    /// App `id` ended on its own (window closed, the app quit): closed like a request would,
+    /// App `id` ended on its own (its window's close, the app quit): closed like a request would,
     /// once whatever is under way has returned.
     private func ended(_ id: String) {
         guard book.entries.contains(where: { $0.id == id && $0.open }) else { return }
