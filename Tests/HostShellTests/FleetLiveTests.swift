@@ -254,6 +254,13 @@ struct FleetLiveTests {
         defer { home.remove() }
         let fleet = try Self.fleet(home)
         defer { fleet.stop() }
+        // The fleet's own arguments: a socket, and nothing of an app's.
+        let noSocket = try HostShellBinary.run(["fleet"], environment: home.environment)
+        #expect(noSocket.status == 2 && noSocket.stderr.contains("fleet needs --control SOCKET"), "\(noSocket.stderr)")
+        let appOption = try HostShellBinary.run(["fleet", "--control", fleet.socket + "-other", "--web-dir", "www"], environment: home.environment)
+        #expect(appOption.status == 2 && appOption.stderr.contains("--web-dir"), "\(appOption.stderr)")
+        let taken = try HostShellBinary.run(["fleet", "--control", fleet.socket], environment: home.environment)
+        #expect(taken.status != 0 && taken.stderr.contains("already listening on"), "a second fleet on the socket is refused: \(taken.stderr)")
         let empty = try Self.fleetCtl(fleet, "list")
         #expect(empty.status == 0 && empty.stdout.contains("\"apps\":[]"), "\(empty.stdout) \(empty.stderr)")
 
