@@ -190,6 +190,14 @@ struct FleetLiveTests {
         #expect(try second.ctl("privacy", "grant", "location").status == 0)
         try second.state("privacy.location=\"granted\"", "privacy.camera=\"ask\"")
         try first.state("privacy.location=\"ask\"", "privacy.camera=\"granted\"")
+        // What is the whole process's in a fleet is refused, with why; the app's own goes on.
+        let zone = try second.ctl("timezone", "Europe/Paris")
+        #expect(zone.status == 1 && zone.error.contains("in a fleet the time zone"), "\(zone.error)")
+        let size = try first.ctl("text-size", "extra-large")
+        #expect(size.status == 1 && size.error.contains("the text size"), "\(size.error)")
+        #expect(try first.ctl("appearance", "dark").status == 0)
+        try first.state("appearance.scheme=\"dark\"")
+        try second.state("appearance.scheme=\"auto\"")
         // The same origin, served from each app's own scheme handler: storage apart too.
         #expect(try first.ctl("eval", "localStorage.setItem('who', 'first'); location.origin").result as? String == "capacitor://localhost")
         #expect(try second.ctl("eval", "String(localStorage.getItem('who'))").result as? String == "null")
@@ -296,10 +304,14 @@ struct FleetLiveTests {
         #expect(twice.status == 1 && twice.stderr.contains("app \(own.id) (Plugin Test) already runs on that profile"), "\(twice.stderr)")
         try own.state("screen=page", timeout: 60)
 
+        let webProcesses = LiveFailureTests.webProcesses(of: fleet.process.processIdentifier).count
+        #expect(webProcesses >= 2, "each app has a web process of its own")
         let closed = try Self.fleetCtl(fleet, "close", app.id)
         #expect(closed.status == 0 && closed.stdout.contains("\"closed\":\"\(app.id)\""), "\(closed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: app.socket), "a closed app's socket is gone")
         #expect(!FileManager.default.fileExists(atPath: app.profile), "and its throw-away profile")
+        #expect(waitUntil(timeout: 30) { LiveFailureTests.webProcesses(of: fleet.process.processIdentifier).count == webProcesses - 1 },
+                "and its web process")
         let gone = try app.ctl("state")
         #expect(gone.status == 2, "ctl on a closed app's socket finds no app: \(gone.error)")
         let listed = try Self.fleetCtl(fleet, "list")
