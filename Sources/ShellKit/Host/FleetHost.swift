@@ -116,7 +116,13 @@ package final class FleetHost {
             removeRoot()
             throw ControlError("open: \(error.message)")
         }
-        var entry = try book.reserve(kind: kind, name: launch.name, profile: launch.profile, socket: control, throwAway: throwAway)
+        var entry: FleetBook.Entry
+        do throws(ControlError) {
+            entry = try book.reserve(kind: kind, name: launch.name, profile: launch.profile, socket: control, throwAway: throwAway)
+        } catch {
+            removeRoot()
+            throw error
+        }
         let member: FleetMember
         do throws(UsageError) { member = try launch.start() } catch {
             _ = try? book.remove(entry.id)
