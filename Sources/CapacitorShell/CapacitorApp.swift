@@ -79,6 +79,7 @@ package final class CapacitorApp: HostedApp {
         self.kioskOptions = kioskOptions
         loadingLoop = MachineLoop(CapacitorLoading(appName: launch.displayName, kiosk: kioskOptions != nil))
         let session = environment.automation?.networkSession ?? ProfileSession.make(data: launch.dataDirectory, cache: launch.cacheDirectory)
+        scheme?.serve(session: session)
         // A kiosk hands nothing to the desktop and asks no one.
         let trust = PageTrust(origin: launch.origin, handsOut: kioskOptions == nil, profileData: nil, handoff: environment.handoff,
                               attended: environment.attended && kioskOptions == nil, name: launch.displayName)

@@ -53,9 +53,10 @@ package struct CapacitorGlueContext {
 /// message.
 package struct CapacitorPluginSet: Sendable {
     package typealias MakeGlue = @MainActor @Sendable (CapacitorGlueContext) -> any CapacitorPluginGlue
-    /// Runs once before the app starts, with `--credential-store`'s word; says what it chose,
-    /// for the start-up report, or refuses the word.
-    package typealias Prepare = @MainActor @Sendable (_ credentialStore: String) throws -> String
+    /// Runs once before the app starts, with `--credential-store`'s word and the app's data
+    /// directory (the choice is the app's: a fleet runs apps with different ones); says what it
+    /// chose, for the start-up report, or refuses the word.
+    package typealias Prepare = @MainActor @Sendable (_ credentialStore: String, _ dataDirectory: String) throws -> String
     var types: [any CapacitorPlugin.Type]
     var glues: [String: MakeGlue]
     var prepare: [Prepare]

@@ -16,8 +16,12 @@ import ShellKit
 /// content.
 @MainActor
 package final class CapacitorScheme {
-    /// One per scheme for the life of the process (WebKit registers a scheme once per context).
-    private static var served: [String: CapacitorScheme] = [:]
+    /// The apps served per scheme. WebKit registers a scheme once per context, so one handler
+    /// per scheme answers for every app of the process, each request going to the app whose
+    /// network session made it (`serve(session:)`): apps of a fleet share `capacitor://localhost`.
+    private static var served: [String: [CapacitorScheme]] = [:]
+    /// The network sessions of the apps this one serves.
+    private var sessions: [NetworkSessionPointer] = []
 
     let scheme: String
     package let host: String
@@ -52,18 +56,21 @@ package final class CapacitorScheme {
             roots += [directory] + (resolved(directory).map { [$0] } ?? [])
         }
         let files = CapacitorFiles(roots: roots)
-        if let existing = served[scheme] {
-            guard existing.root == root, existing.host == host, existing.files == files else {
-                throw UsageError("the \(scheme): scheme already serves another app in this process")
-            }
-            return existing
-        }
         let handler = CapacitorScheme(scheme: scheme, host: host, root: root, files: files)
-        served[scheme] = handler
+        guard served[scheme] == nil else {
+            served[scheme]?.append(handler)
+            return handler
+        }
+        served[scheme] = [handler]
         let context = webkit_web_context_get_default()
-        // The context holds the closure (and so the handler) for the life of the process: a scheme
-        // is registered once per process.
-        let serve: @MainActor (OpaquePointer) -> Void = { [handler] request in handler.answer(request) }
+        // The context holds the closure for the life of the process: a scheme is registered once
+        // per process, and the request finds its app.
+        let serve: @MainActor (OpaquePointer) -> Void = { request in
+            guard let handler = Self.handler(scheme: scheme, for: request) else {
+                return Self.refuse(request, text: "No app of this process is served here.")
+            }
+            handler.answer(request)
+        }
         webkit_web_context_register_uri_scheme(context, scheme, { request, data in
             guard let request else { return }
             let serve = Callback<@MainActor (OpaquePointer) -> Void>.body(data)
@@ -78,6 +85,33 @@ package final class CapacitorScheme {
         guard let webDir = launch.webDir else { return nil }
         return try serve(scheme: launch.origin.scheme, host: launch.origin.host, webDir: webDir,
                          fileDirectories: CapacitorFiles.directories(dataDirectory: launch.dataDirectory, cacheDirectory: launch.cacheDirectory))
+    }
+
+    /// Answers the requests of pages in `session` (the app's network session).
+    package func serve(session: NetworkSessionPointer) {
+        sessions.append(session)
+    }
+
+    /// Stops answering for this app (it closed); the scheme stays registered for the others.
+    package func release() {
+        Self.served[scheme]?.removeAll { $0 === self }
+    }
+
+    /// The app a request is for: the one whose network session made it; the only app of the
+    /// scheme when none claimed the session (a run of one app, a WebDriver session).
+    private static func handler(scheme: String, for request: OpaquePointer) -> CapacitorScheme? {
+        let handlers = served[scheme] ?? []
+        if let view = webkit_uri_scheme_request_get_web_view(request), let session = webkit_web_view_get_network_session(view),
+           let owner = handlers.first(where: { $0.sessions.contains(session) }) {
+            return owner
+        }
+        return handlers.count == 1 ? handlers[0] : nil
+    }
+
+    private static func refuse(_ request: OpaquePointer, text: String) {
+        let error = g_error_new_literal(g_quark_from_static_string("hostshell-capacitor-scheme"), 404, text)
+        webkit_uri_scheme_request_finish_error(request, error)
+        g_error_free(error)
     }
 
     /// The path with its symbolic links resolved, or nil (errno says why) when it is not there.

@@ -20,7 +20,7 @@ package final class HomeSecAuthGlue: CapacitorPluginGlue {
     private let post: (PluginHostEvent) -> Void
 
     init(_ context: CapacitorGlueContext) {
-        let store = HomeSecSecretStore(kind: CapacitorSecretStores.kind, app: context.app.appId ?? context.dataDirectory,
+        let store = HomeSecSecretStore(kind: CapacitorSecretStores.kind(for: context.dataDirectory), app: context.app.appId ?? context.dataDirectory,
                                        dataDirectory: context.dataDirectory)
         self.store = store
         post = context.post

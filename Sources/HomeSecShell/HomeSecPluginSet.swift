@@ -12,9 +12,10 @@ extension CapacitorPluginSet {
     }
 
     /// Chooses where HomeSecAuth keeps its entries (`--credential-store`), and says so.
-    @MainActor private static func chooseSecretStore(_ preference: String) throws -> String {
-        let reason = "HomeSecAuth keeps its entries " + (try CapacitorSecretStores.choose(preference))
-        CapacitorApp.secretErasers.append(HomeSecSecretStore.eraseAll)
+    @MainActor private static func chooseSecretStore(_ preference: String, dataDirectory: String) throws -> String {
+        // One eraser for every app of the process, each erasing in its own store.
+        if !CapacitorSecretStores.anyChosen { CapacitorApp.secretErasers.append(HomeSecSecretStore.eraseAll) }
+        let reason = "HomeSecAuth keeps its entries " + (try CapacitorSecretStores.choose(preference, for: dataDirectory))
         return reason
     }
 

@@ -65,7 +65,7 @@ package final class HomeSecSecretStore: HomeSecSecrets, Sendable {
 
     /// `ctl erase`: every HomeSecAuth entry of the app, in the store chosen; what went.
     @MainActor static func eraseAll(appId: String, dataDirectory: String) -> [String] {
-        let store = HomeSecSecretStore(kind: CapacitorSecretStores.kind, app: appId, dataDirectory: dataDirectory)
+        let store = HomeSecSecretStore(kind: CapacitorSecretStores.kind(for: dataDirectory), app: appId, dataDirectory: dataDirectory)
         let accounts = (try? store.accounts()) ?? []
         var removed = 0
         for account in accounts where (try? store.delete(account)) != nil { removed += 1 }
@@ -137,20 +137,29 @@ package final class HomeSecSecretStore: HomeSecSecrets, Sendable {
     }
 }
 
-/// Which store a Capacitor app's secrets go to, chosen once by the command
-/// (`--credential-store auto|secret-service|file`; auto when it never chose).
+/// Which store a Capacitor app's secrets go to, chosen by the command that starts the app
+/// (`--credential-store auto|secret-service|file`; auto when it never chose) — per app, by its
+/// data directory, since a fleet runs apps with different choices in one process.
 @MainActor
 package enum CapacitorSecretStores {
     private(set) static var chosen: (kind: SecretStoreKind, reason: String)?
+    private static var perApp: [String: SecretStoreKind] = [:]
 
-    /// Chooses for `preference` and says why (for the start-up report); a bad word, or the
-    /// Secret Service asked for where none answers, is a usage error.
+    /// Whether any app chose yet.
+    static var anyChosen: Bool { chosen != nil || !perApp.isEmpty }
+
+    /// Chooses for `preference` (for the app whose data directory is `dataDirectory`, or for
+    /// every app without a choice of its own) and says why (for the start-up report); a bad
+    /// word, or the Secret Service asked for where none answers, is a usage error.
     @discardableResult
-    package static func choose(_ preference: String) throws(UsageError) -> String {
+    package static func choose(_ preference: String, for dataDirectory: String? = nil) throws(UsageError) -> String {
         let choice = try SecretStoreKind.choose(preference, files: "in the app's data directory", problem: problem)
-        chosen = choice
+        if let dataDirectory { perApp[dataDirectory] = choice.kind } else { chosen = choice }
         return choice.reason
     }
+
+    /// The store of the app with data directory `dataDirectory`.
+    static func kind(for dataDirectory: String) -> SecretStoreKind { perApp[dataDirectory] ?? kind }
 
     static var kind: SecretStoreKind {
         if let chosen { return chosen.kind }

@@ -46,6 +46,8 @@ enum HostShellCommand {
             case "server": return try ServerCommand.run(rest)
             case "open": return try OpenCommand.run(rest)
             case "capacitor": return try CapacitorCommand.run(rest, plugins: .withHomeSec)
+            case "fleet": return try FleetServeCommand.run(rest)
+            case "fleet-ctl": return try FleetCtlCommand.run(rest)
             case "serve": return try ServeCommand.run(rest)
             case "demo": return try DemoCommand.run(rest)
             case "apns": return try APNsCommand.run(rest)

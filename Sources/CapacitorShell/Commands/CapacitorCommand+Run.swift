@@ -38,7 +38,7 @@ extension CapacitorCommand {
             do throws(UsageError) {
                 var notes: [String] = []
                 for prepare in launch.plugins.prepare {
-                    do { notes.append(try prepare(options.credentialStore)) } catch let error as UsageError { throw error } catch {
+                    do { notes.append(try prepare(options.credentialStore, launch.dataDirectory)) } catch let error as UsageError { throw error } catch {
                         throw UsageError("\(error)")
                     }
                 }

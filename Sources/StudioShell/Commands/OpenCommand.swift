@@ -13,14 +13,10 @@ import StudioContract
 package enum OpenCommand {
     package static let usage = "usage: hostshell open [SERVER-ID] [--device NAME [--orientation portrait|landscape]] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--grant|--revoke KIND]… [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
 
-    /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
-    /// and exit with the result (see `ReplayCommand`).
-    /// `kiosk`: run full screen and unattended (see `KioskCommand`).
-    package static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil,
-                    kiosk: KioskOptions? = nil) throws(UsageError) -> Int32 {
+    /// What `open`'s arguments say.
+    package struct Options {
         var id: String?
         var choice = DeviceChoice.desktop
-        var orientation: String?
         var deviceAsked = false
         var inspector = false
         var check = false
@@ -34,57 +30,75 @@ package enum OpenCommand {
         var timeout = 30.0
         var privacy = PrivacyLaunch()
         var deviceLaunch = DeviceLaunchOptions()
+    }
+
+    /// Reads `open`'s arguments (`kiosk`'s and a fleet's too), refusing what does not go together.
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var orientation: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--device":
                 guard let value = rest.popFirst() else { throw UsageError(DeviceChoice.unknown("")) }
-                choice = try DeviceChoice.parse(value).get()
-                deviceAsked = true
+                options.choice = try DeviceChoice.parse(value).get()
+                options.deviceAsked = true
             case "--orientation":
                 guard let value = rest.popFirst() else { throw UsageError("--orientation takes portrait or landscape") }
                 orientation = value
-            case "--inspector": inspector = true
-            case _ where DeviceLaunchOptions.owns(argument): try deviceLaunch.take(argument, rest.popFirst())
-            case "--check": check = true
+            case "--inspector": options.inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try options.deviceLaunch.take(argument, rest.popFirst())
+            case "--check": options.check = true
             case "--control":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
                     throw UsageError("--control takes the path of the Unix socket to serve, e.g. $XDG_RUNTIME_DIR/hostshell.sock")
                 }
-                control = value
-            case "--allow-eval": allowEval = true
-            case "--grant", "--revoke": try privacy.take(argument, rest.popFirst())
-            case "--no-prewarm": prewarmSheets = false
-            case "--automation": automation = true
+                options.control = value
+            case "--allow-eval": options.allowEval = true
+            case "--grant", "--revoke": try options.privacy.take(argument, rest.popFirst())
+            case "--no-prewarm": options.prewarmSheets = false
+            case "--automation": options.automation = true
             case "--bridge-log":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
                     throw UsageError("--bridge-log takes the file to append the bridge's messages to")
                 }
-                bridgeLog = value
+                options.bridgeLog = value
             case "--open-url":
                 guard let value = rest.popFirst(), !value.hasPrefix("-") else { throw UsageError("--open-url takes a tilecast-ios:// link") }
-                openURL = value
+                options.openURL = value
             case "--credential-store":
                 guard let value = rest.popFirst(), ["auto", "secret-service", "file"].contains(value) else {
                     throw UsageError("--credential-store takes auto, secret-service or file")
                 }
-                credentialStore = value
+                options.credentialStore = value
             case "--timeout":
                 guard let value = rest.popFirst().flatMap({ CommandLineRules.seconds($0, in: 0.001...600) }) else {
                     throw UsageError("--timeout takes a number of seconds between 0 and 600")
                 }
-                timeout = value
+                options.timeout = value
             default:
-                guard !argument.hasPrefix("-"), id == nil else { throw UsageError(usage) }
-                id = argument
+                guard !argument.hasPrefix("-"), options.id == nil else { throw UsageError(usage) }
+                options.id = argument
             }
         }
-        if let orientation { choice.orientation = try DeviceChoice.parseOrientation(orientation).get() }
-        choice = try choice.checked(orientationGiven: orientation != nil).get()
+        if let orientation { options.choice.orientation = try DeviceChoice.parseOrientation(orientation).get() }
+        options.choice = try options.choice.checked(orientationGiven: orientation != nil).get()
+        if options.allowEval && options.control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
+        if options.automation && options.check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
+        return options
+    }
+
+    /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
+    /// and exit with the result (see `ReplayCommand`).
+    /// `kiosk`: run full screen and unattended (see `KioskCommand`).
+    package static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil,
+                    kiosk: KioskOptions? = nil) throws(UsageError) -> Int32 {
+        let options = try parse(arguments)
+        let (id, choice, deviceAsked, inspector, check, control) = (options.id, options.choice, options.deviceAsked, options.inspector, options.check, options.control)
+        let (allowEval, automation, credentialStore, openURL) = (options.allowEval, options.automation, options.credentialStore, options.openURL)
+        let (bridgeLog, prewarmSheets, timeout, privacy, deviceLaunch) = (options.bridgeLog, options.prewarmSheets, options.timeout, options.privacy, options.deviceLaunch)
         let device = choice.profile
-        if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         if kiosk != nil && (check || inspector) { throw UsageError("kiosk runs unattended: --check and --inspector do not apply") }
-        if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
         let records: [ServerRecord], record: ServerRecord
         do throws(UsageError) { (records, record) = try chosen(id: id, openURL: openURL) } catch {
             // A WebDriver client would otherwise wait for good on an app that never came up.
@@ -176,7 +190,7 @@ package enum OpenCommand {
     }
 
     /// The saved server to open: the link's, the one named, or the only one.
-    private static func chosen(id: String?, openURL: String?) throws(UsageError) -> ([ServerRecord], ServerRecord) {
+    static func chosen(id: String?, openURL: String?) throws(UsageError) -> ([ServerRecord], ServerRecord) {
         let records = try ServerStoreFile.standard.load()
         let record: ServerRecord
         if let openURL {
