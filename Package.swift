@@ -29,7 +29,7 @@ let package = Package(
         // static inline helpers; headers and link flags come from pkg-config.
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "webkitgtk-6.0 libadwaita-1 libsecret-1 zbar",
+            pkgConfig: "webkitgtk-6.0 libadwaita-1 libsecret-1",  // zbar: loaded on first use (qr.h)
             providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev", "libadwaita-1-dev", "libsecret-1-dev", "libzbar-dev"])]
         ),
         .systemLibrary(

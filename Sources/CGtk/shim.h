@@ -11,7 +11,7 @@
 #include <glib-unix.h>
 #include <gio/gunixsocketaddress.h>
 #include <libsecret/secret.h>
-#include <zbar.h>
+#include "qr.h"  /* zbar, loaded on first use */
 #include <sys/socket.h>
 #include <netinet/in.h>
 

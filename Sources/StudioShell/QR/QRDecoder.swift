@@ -1,8 +1,8 @@
 import CGtk
 import ShellKit
 
-/// Reads QR codes from images with the zbar library: the image is decoded by GDK (PNG, JPEG,
-/// … whatever the system's loaders know), turned into 8-bit grey, and scanned.
+/// Reads QR codes from images with the zbar library (loaded on first use): the image is decoded
+/// by GDK (PNG, JPEG, … whatever the system's loaders know), turned into 8-bit grey, and scanned.
 package enum QRDecoder {
     package enum Failure: Error, Equatable {
         case unreadable(String)
@@ -33,27 +33,32 @@ package enum QRDecoder {
         return scan(grey, width: width, height: height)
     }
 
-    /// Scans 8-bit grey pixels (`Y800`).
+    /// Scans 8-bit grey pixels (`Y800`). zbar is loaded on the first scan (`cgtk_zbar`); without
+    /// it the picture is unreadable and says why.
     static func scan(_ grey: [UInt8], width: Int, height: Int) -> Result<String, Failure> {
-        guard let scanner = zbar_image_scanner_create() else { return .failure(.unreadable("the decoder could not start")) }
-        defer { zbar_image_scanner_destroy(scanner) }
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
-        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
-        guard let image = zbar_image_create() else { return .failure(.unreadable("the decoder could not start")) }
-        defer { zbar_image_destroy(image) }
+        var why: UnsafePointer<CChar>?
+        guard let zbar = cgtk_zbar(&why)?.pointee else {
+            return .failure(.unreadable("the QR decoder could not be loaded (\(why.map { String(cString: $0) } ?? "libzbar.so.0"))"))
+        }
+        guard let scanner = zbar.image_scanner_create() else { return .failure(.unreadable("the decoder could not start")) }
+        defer { zbar.image_scanner_destroy(scanner) }
+        _ = zbar.image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        _ = zbar.image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_ENABLE, 1)
+        guard let image = zbar.image_create() else { return .failure(.unreadable("the decoder could not start")) }
+        defer { zbar.image_destroy(image) }
         let y800: UInt = 0x3030_3859  // fourcc "Y800"
-        zbar_image_set_format(image, y800)
-        zbar_image_set_size(image, UInt32(width), UInt32(height))
+        zbar.image_set_format(image, y800)
+        zbar.image_set_size(image, UInt32(width), UInt32(height))
         return grey.withUnsafeBytes { raw -> Result<String, Failure> in
-            zbar_image_set_data(image, raw.baseAddress, UInt(raw.count), nil)
-            guard zbar_scan_image(scanner, image) > 0 else { return .failure(.noCode) }
-            var symbol = zbar_image_first_symbol(image)
+            zbar.image_set_data(image, raw.baseAddress, UInt(raw.count), nil)
+            guard zbar.scan_image(scanner, image) > 0 else { return .failure(.noCode) }
+            var symbol = zbar.image_first_symbol(image)
             while let current = symbol {
-                if zbar_symbol_get_type(current) == ZBAR_QRCODE, let data = zbar_symbol_get_data(current) {
-                    let length = Int(zbar_symbol_get_data_length(current))
+                if zbar.symbol_get_type(current) == ZBAR_QRCODE, let data = zbar.symbol_get_data(current) {
+                    let length = Int(zbar.symbol_get_data_length(current))
                     return .success(String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self))
                 }
-                symbol = zbar_symbol_next(current)
+                symbol = zbar.symbol_next(current)
             }
             return .failure(.noCode)
         }
