@@ -247,7 +247,11 @@ struct PresentationLifecycleTests {
     @Test("a new document in main ends the sheet it had open")
     func mainNavigated() {
         var life = Self.prewarmed()
-        #expect(life.reduce(.mainDocumentChanged).isEmpty, "nothing shown: nothing to end")
+        let nothingShown = life.reduce(.mainDocumentChanged)
+        #expect(Self.toSheet(nothingShown).isEmpty && Self.toMain(nothingShown) == [.presentationAvailable(false)],
+                "nothing shown: nothing to end; main is not ready until its new document says so")
+        _ = life.reduce(.mainReady(true))
+        _ = life.reduce(.pageReady(page: 2))
         _ = life.reduce(.open(Self.request, now: 0))
         let ended = life.reduce(.mainDocumentChanged)
         #expect(Self.toSheet(ended) == [.dismissPresentation(presentationId: "p1")])

@@ -110,6 +110,18 @@ struct PresentationReuseTests {
         #expect(both.pagesMade == 2)
     }
 
+    @Test("main's process died: no page is made beside main until its new document says it is ready, even after a stale readiness report")
+    func noPageBesideDeadMain() {
+        var life = T.prewarmed()
+        _ = life.reduce(.pageFailed(page: 1))
+        // Main's session has not heard of the death yet: it still reports the old document ready.
+        #expect(T.made(life.reduce(.mainReady(true))).isEmpty)
+        // Then it hears (a new document count) — before main's reload is asked for.
+        #expect(T.made(life.reduce(.mainDocumentChanged)).isEmpty, "a page made now would start main a blank process")
+        #expect(!life.mainReady)
+        #expect(T.made(life.reduce(.mainReady(true))) == [2], "main's new document is ready: prewarmed afresh")
+    }
+
     @Test("while a sheet shows, nothing but its own failure or end takes its page")
     func shownPageKept() {
         var life = T.prewarmed()

@@ -157,9 +157,10 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             return []
 
         case .mainDocumentChanged:
-            // Main's new document gets a page prewarmed afresh once it is ready (its process
-            // may be new too, after the one the lost page shared died).
+            // Main's new document gets a page prewarmed afresh only once it says it is ready: one made beside
+            // main while its process is dead (before its reload) would start main a blank process the reload then goes to.
             rebuildOnOpen = false
+            mainReady = false
             return dismiss()
 
         case .open(let request, let now):
