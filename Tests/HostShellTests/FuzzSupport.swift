@@ -51,7 +51,8 @@ struct PageScript {
         let start = "window.__result = undefined; (async () => { \(body) })().then((v) => { window.__result = JSON.stringify(v ?? null); }, "
             + "(e) => { window.__result = JSON.stringify({ error: String(e && e.stack || e) }); }); true"
         let started = try app.ctl(["eval"] + (sheet ? ["--sheet"] : []) + [start])
-        try #require(started.status == 0, "eval: \(started.error)")
+        let seen = started.status == 0 ? "" : app.currentState().map { " (screen \($0["screen"] ?? "?"), status \($0["status"] ?? "none"), webProcess \($0["webProcess"] ?? "?"))" } ?? " (no state)"
+        try #require(started.status == 0, "eval: \(started.error)\(seen)")
         let text = try app.evalWhen("window.__result === undefined ? null : window.__result", sheet: sheet, timeout: timeout)
         let data = Data(((text as? String) ?? "null").utf8)
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
