@@ -298,3 +298,38 @@ static inline gchar *cgtk_incoming_endpoint(const GValue *values, gboolean remot
 static inline void cgtk_incoming_refuse(const GValue *values) {
     g_io_stream_close(G_IO_STREAM(g_value_get_object(&values[1])), NULL, NULL);
 }
+#include "simulator.h"
+
+/* Trusted private roots (ShellKit's TrustedRoots): WebKit's "load-failed-with-tls-errors" and a
+ * SoupMessage's "accept-certificate", both answering whether the certificate is let through. */
+typedef gboolean (*CGtkTLSErrorsCallback)(WebKitWebView *view, gchar *uri, GTlsCertificate *certificate,
+                                          GTlsCertificateFlags errors, gpointer user_data);
+static inline gulong cgtk_connect_tls_errors(WebKitWebView *view, CGtkTLSErrorsCallback cb,
+                                             gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(view, "load-failed-with-tls-errors", G_CALLBACK(cb), data, destroy, 0);
+}
+typedef gboolean (*CGtkAcceptCertificateCallback)(SoupMessage *message, GTlsCertificate *certificate,
+                                                  GTlsCertificateFlags errors, gpointer user_data);
+static inline gulong cgtk_connect_accept_certificate(SoupMessage *message, CGtkAcceptCertificateCallback cb,
+                                                     gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(message, "accept-certificate", G_CALLBACK(cb), data, destroy, 0);
+}
+
+/* The X window id of a GTK window (0 when it is not on X11): a screen recording captures it.
+ * Declared here rather than by including gdk/x11/gdkx.h, whose Xlib names (Screen, Window, …)
+ * would clash with the project's in Swift. */
+extern GType gdk_x11_surface_get_type(void);
+extern unsigned long gdk_x11_surface_get_xid(GdkSurface *surface);
+static inline unsigned long cgtk_window_xid(GtkWidget *window) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface == NULL || !G_TYPE_CHECK_INSTANCE_TYPE(surface, gdk_x11_surface_get_type())) return 0;
+    return gdk_x11_surface_get_xid(surface);
+}
+/* Where a window's own area (without the shadow its client-side decorations draw) lies in its
+ * surface: a recording crops to it, as a snapshot of the window shows it. */
+static inline void cgtk_window_content_rect(GtkWidget *window, int *x, int *y, int *width, int *height) {
+    double dx = 0, dy = 0;
+    gtk_native_get_surface_transform(GTK_NATIVE(window), &dx, &dy);
+    *x = (int)dx; *y = (int)dy;
+    *width = gtk_widget_get_width(window); *height = gtk_widget_get_height(window);
+}

@@ -37,7 +37,7 @@ extension CapacitorApp {
             fail("a Capacitor app has no sheets: eval runs in its page (leave out --sheet)")
         case .action, .download:
             fail("a Capacitor app has no app actions or downloads of its own")
-        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
+        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure, .rotate, .statusBar, .simulator, .device:
             fail("the host answers this command itself")  // never sent here
         }
     }
@@ -60,6 +60,14 @@ extension CapacitorApp {
             guard done else { return fail("no notification \(TerminalText.escaped(id)) is shown; ctl state lists them under capacitor.notifications.shown") }
             ok(["message": .string(activate ? "the notification was opened" : "the notification was dismissed")])
         }
+    }
+
+    /// `ctl privacy … notifications`: the app's own notification answer (PushNotifications')
+    /// becomes the device's setting, as iOS's Settings would change it.
+    package func privacyChanged(_ kinds: [PrivacyKind], answer: Bool?) {
+        guard kinds.contains(.notifications) else { return }
+        let word = switch answer { case true?: "granted"; case false?: "denied"; case nil: "prompt" }
+        page.post(.custom(PushNotificationsPlugin.privacyEvent, ["notifications": .string(word)]))
     }
 
     /// The push side's commands on the control socket, besides the core's.

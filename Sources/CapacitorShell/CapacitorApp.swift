@@ -104,7 +104,8 @@ package final class CapacitorApp: HostedApp {
         gtk_widget_set_vexpand(webWidget, 1)
         screenView = ScreenView(content: webWidget)
         let size = launch.device.windowSize
-        window = HostWindow(content: screenView.widget, title: launch.displayName, subtitle: launch.originText, size: size)
+        window = HostWindow(content: screenView.widget, title: launch.displayName, subtitle: launch.originText, size: size,
+                            device: kioskOptions == nil ? environment.device : nil)
         windowRef = { [weak self] in self?.window.window }
         postRef = { [weak self] event in self?.page.post(event) }
         openedRef = { [weak self] response in self?.lifecycleEvent(.notificationOpened(response: response)) }
@@ -191,7 +192,7 @@ package final class CapacitorApp: HostedApp {
         capacitor["phone"] = push?.listener.map { .object(["token": .string($0.entry.token), "socket": .string($0.entry.socket),
                                                            "received": .number(Double($0.received))]) } ?? .null
         let size = window.size
-        return ["app": .object(app), "capacitor": .object(capacitor), "device": .string(launch.device.rawValue),
+        return ["app": .object(app), "capacitor": .object(capacitor), 
                 "window": ["width": .number(Double(size.width)), "height": .number(Double(size.height))]]
     }
 }

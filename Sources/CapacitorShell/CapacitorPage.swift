@@ -79,8 +79,7 @@ package final class CapacitorPage {
         webkit_user_content_manager_register_script_message_handler_with_reply(manager, CapacitorScripts.handlerName, CapacitorScripts.worldName)
         web.observer = self
         signals.append(onLoadFailed(web.view) { [weak self] address, error in
-            let cancelled = error.map { $0.pointee.domain == webkit_network_error_quark() && $0.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue
-                || $0.pointee.domain == webkit_policy_error_quark() } ?? false
+            let cancelled = error.map { loadWasCancelled($0) || $0.pointee.domain == webkit_policy_error_quark() } ?? false
             if cancelled { return false }
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let self { self.host?.capacitorPageFailed(self, reason: reason, uri: address) }

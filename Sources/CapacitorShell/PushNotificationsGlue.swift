@@ -77,6 +77,18 @@ package final class PushNotificationsGlue: CapacitorPluginGlue {
                              "permission": .string(PushNotificationsPlugin.permission(fileText: permission.map { String(decoding: $0, as: UTF8.self) }).rawValue)]))
         case "permission.ask":
             ask(appName: request.arguments["appName"]?.stringValue, answer: answer)
+        case "permission.store":
+            // `ctl privacy`: the device's setting for the app, kept as the app's own answer.
+            let permission = PushNotifications.Permission(rawValue: request.arguments["receive"]?.stringValue ?? "") ?? .prompt
+            do throws(UsageError) {
+                if let kept = try permissionFile.write(Array(PushNotificationsPlugin.permissionFile(permission).utf8),
+                                                       damage: PushNotificationsPlugin.permissionFileProblem) {
+                    tellKeptAside(permissionFile, kept, instead: "the new answer is saved")
+                }
+                answer(.success([:]))
+            } catch {
+                answer(.failure(HostFailure(error.message)))
+            }
         case "token.make":
             var source = SystemRandomNumberGenerator()
             answer(.success(["token": .string(PushToken.random(using: &source).hex)]))

@@ -13,7 +13,9 @@ extension CapacitorPluginSet {
 
     /// Chooses where HomeSecAuth keeps its entries (`--credential-store`), and says so.
     @MainActor private static func chooseSecretStore(_ preference: String) throws -> String {
-        "HomeSecAuth keeps its entries " + (try CapacitorSecretStores.choose(preference))
+        let reason = "HomeSecAuth keeps its entries " + (try CapacitorSecretStores.choose(preference))
+        CapacitorApp.secretErasers.append(HomeSecSecretStore.eraseAll)
+        return reason
     }
 
     /// What `hostshell capacitor` runs an app with: Capacitor's own plugins and HomeSec's, as

@@ -63,6 +63,15 @@ package final class HomeSecSecretStore: HomeSecSecrets, Sendable {
         }
     }
 
+    /// `ctl erase`: every HomeSecAuth entry of the app, in the store chosen; what went.
+    @MainActor static func eraseAll(appId: String, dataDirectory: String) -> [String] {
+        let store = HomeSecSecretStore(kind: CapacitorSecretStores.kind, app: appId, dataDirectory: dataDirectory)
+        let accounts = (try? store.accounts()) ?? []
+        var removed = 0
+        for account in accounts where (try? store.delete(account)) != nil { removed += 1 }
+        return ["HomeSecAuth's secrets (\(removed) of \(accounts.count) entries)"]
+    }
+
     package func accounts() throws(SecretStoreFailure) -> [String] {
         switch kind {
         case .secretService:

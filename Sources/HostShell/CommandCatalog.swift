@@ -4,12 +4,18 @@ import HostCore
 /// --help` print, and what the dispatcher checks a command's options against
 /// (`CommandLineRules`). A command whose options change changes its entry here.
 enum CommandCatalog {
-    static let device = OptionSpec("--device", value: "phone|tablet|desktop", "the device profile: starting window size and what the page is told")
+    static let device = OptionSpec("--device", value: "NAME", "the device imitated: iphone-se, iphone-16, iphone-16-pro, iphone-16-pro-max, ipad-mini, ipad-air, ipad-pro-13 (hostshell devices), phone, tablet or desktop")
+    static let orientation = OptionSpec("--orientation", value: "portrait|landscape", "how a named device is held at the start (ctl rotate turns it)")
     static let timeout = OptionSpec("--timeout", value: "SECONDS", "how long to wait (0 < S ≤ 600)")
     static let credentialStore = OptionSpec("--credential-store", value: "auto|secret-service|file", "where the app's sign-in credential is kept")
     static let control = OptionSpec("--control", value: "SOCKET", "serve the control interface (hostshell ctl) on this Unix socket")
     static let allowEval = OptionSpec("--allow-eval", "let ctl eval run scripts in the page (with --control)")
+    static let grant = OptionSpec("--grant", value: "KIND", "start with a privacy kind granted (repeatable; camera, microphone, location, notifications, photos, clipboard, motion or all)")
+    static let revoke = OptionSpec("--revoke", value: "KIND", "start with a privacy kind denied (repeatable), as ctl privacy revoke")
     static let bridgeLog = OptionSpec("--bridge-log", value: "FILE", "append every bridge message, both ways, to FILE as JSON lines")
+
+    /// The simulator's settings at launch (`open`, `capacitor`).
+    static let deviceLaunch: [OptionSpec] = DeviceLaunchOptions.flags.map { OptionSpec($0.name, value: $0.value, $0.help) }
 
     /// What names a Capacitor app (`capacitor`, and `replay` of its log).
     static let capacitorApp: [OptionSpec] = [
@@ -23,18 +29,18 @@ enum CommandCatalog {
 
     /// The options of `open`; `kiosk` takes part of them.
     static let openOptions: [OptionSpec] = [
-        device,
+        device, orientation,
         OptionSpec("--inspector", "enable WebKit's web inspector"),
-        control, allowEval, credentialStore,
+        control, allowEval, credentialStore, grant, revoke,
         OptionSpec("--open-url", value: "LINK", "open a tilecast-ios:// deep link once Studio is ready"),
         bridgeLog,
         OptionSpec("--no-prewarm", "load sheets when they open instead of keeping one ready"),
         OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
         OptionSpec("--check", "print what the window shows as JSON and exit (headless if need be)"),
         timeout,
-    ]
+    ] + deviceLaunch
     /// What `kiosk` refuses of `open`'s options: it runs unattended and opens nothing else.
-    static let kioskRefuses: Set<String> = ["--inspector", "--check", "--automation", "--open-url", "--timeout", "--no-prewarm"]
+    static let kioskRefuses: Set<String> = ["--orientation", "--inspector", "--check", "--automation", "--open-url", "--timeout", "--no-prewarm"]
 
     /// Words in lines of at most 96 columns, indented two spaces.
     static func listed(_ words: [String]) -> String {
@@ -50,10 +56,11 @@ enum CommandCatalog {
         CommandSpec("contract", usage: ["contract check FILE…"],
                     summary: "Run conformance corpora (the format of messages-v1.json) against this host's bridge codec;\nprints failures and \"N passed, N failed\".",
                     options: []),
-        CommandSpec("server", usage: ["server add URL [--name NAME] [--allow-http]", "server list [--json]", "server remove ID"],
+        CommandSpec("server", usage: ["server add URL [--name NAME] [--allow-http] [--trust-root-cert FILE.pem]", "server list [--json]", "server remove ID"],
                     summary: "The saved servers: verified by their identity, stored under $XDG_CONFIG_HOME/hostshell/servers.json.",
                     options: [OptionSpec("--name", value: "NAME", "add: the name shown (default: the organisation's)"),
                               OptionSpec("--allow-http", "add: save a plain-http local address without asking"),
+                              OptionSpec("--trust-root-cert", value: "FILE.pem", "add: check a server on a private CA against this root"),
                               OptionSpec("--json", "list: print the servers as JSON")]),
         CommandSpec("open", usage: ["open [SERVER-ID] [OPTIONS]"],
                     summary: "Open a saved server's Studio in the app window, with its own website data.",
@@ -61,9 +68,9 @@ enum CommandCatalog {
         CommandSpec("capacitor", usage: ["capacitor [PROJECT-DIR] [--web-dir DIR | --url URL] [--app-id ID] [OPTIONS]", "capacitor --uninstall-links"],
                     summary: "Run a Capacitor app as its iOS shell does: its bundle from capacitor://localhost (or a dev\nserver), the Capacitor runtime and plugins, its own profile per app id.",
                     options: Array(capacitorApp.prefix(5)) + [OptionSpec("--open-url", value: "LINK", "start with LINK as the launch URL")]
-                        + capacitorApp.suffix(1) + [credentialStore, device,
+                        + capacitorApp.suffix(1) + deviceLaunch + [credentialStore, device, orientation,
                               OptionSpec("--inspector", "enable WebKit's web inspector"),
-                              control, allowEval, bridgeLog,
+                              control, allowEval, grant, revoke, bridgeLog,
                               OptionSpec("--automation", "let WebKitWebDriver drive the page (browserName \"hostshell\")"),
                               OptionSpec("--check", "print what the window shows as JSON and exit (headless if need be)"),
                               timeout,
@@ -158,8 +165,8 @@ enum CommandCatalog {
                               OptionSpec("--hub", value: "enabled|disabled|inactive|absent", "how the hub lists hermes-push"),
                               OptionSpec("--not-installed", "the plugin is not installed"),
                               OptionSpec("--port", value: "N", "listen on 127.0.0.1:N")]),
-        CommandSpec("device", usage: ["device hermes --server URL --session-token T --control SOCKET [--name N] [--cold-start]"],
-                    summary: "Hermes' phone without a page: its push client emulated, every step shown by ctl state\nand driven through --control (device hermes --help).",
+        CommandSpec("device", usage: ["device [--socket] SOCKET SIMCTL-COMMAND [ARGS…]", "device hermes --server URL --session-token T --control SOCKET [--name N] [--cold-start]"],
+                    summary: "Xcode's simctl commands for a running app (privacy, ui, location, pbcopy, status_bar, erase,\nkeychain, io recordVideo, …) sent as ctl commands (device --help has the table); device hermes\nis Hermes' phone without a page (device hermes --help).",
                     options: [OptionSpec("--server", value: "URL", "the Hermes server"),
                               OptionSpec("--session-token", value: "T", "the signed-in session's token"),
                               OptionSpec("--control", value: "SOCKET", "the control socket (hostshell ctl SOCKET …)"),
@@ -174,6 +181,9 @@ enum CommandCatalog {
                               OptionSpec("--out", value: "DIR", "where the tour writes state.json and its pictures (demo-out)"),
                               OptionSpec("--device", value: "phone|tablet|desktop", "tour this device (repeatable; default all)"),
                               OptionSpec("--step-timeout", value: "SECONDS", "how long a step may take (0 < S ≤ 600)")]),
+        CommandSpec("devices", usage: ["devices [--json]"],
+                    summary: "List the iPhones and iPads --device can name: points, scale, status bar, home indicator and\nsafe-area insets; --json adds what a page sees here and why it differs (fidelity).",
+                    options: [OptionSpec("--json", "print the catalogue as JSON, with the fidelity section")]),
         CommandSpec("probe", usage: ["probe (URL | --reference [--path PATH] [--host NAME]) [OPTIONS]"],
                     summary: "Open a Studio in a window, wait for negotiation and native chrome, print the native state\nas JSON (needs a display).",
                     options: [OptionSpec("--reference", "serve and open the reference Studio"),

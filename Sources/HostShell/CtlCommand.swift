@@ -38,20 +38,7 @@ enum CtlCommand {
                                                                   workingDirectory: FileReading.workingDirectory) } catch {
             throw UsageError("\(error.message)\n\(usage)")
         }
-        // Wait as long as the request may take, plus a margin for a busy app.
-        let waited = ControlRequest.answerTimeout(forLine: line)
-        let socket = try UnixSocket(connectingTo: arguments[0])
-        try socket.send(line)
-        let answer = try socket.receiveLine(timeout: waited)
-        guard let object = (try? JSONParser.parse(answer))?.objectValue, let ok = object["ok"]?.boolValue else {
-            printError("hostshell ctl: the app answered something that is not a control response: \(answer.prefix(200))")
-            return ExitCode.failure
-        }
-        guard ok else {
-            printError("hostshell ctl: \(object["error"]?.stringValue ?? "the app refused the request")")
-            return ExitCode.failure
-        }
-        let result = object["result"] ?? .null
+        guard let result = try ask(socket: arguments[0], line: line, tool: "ctl") else { return ExitCode.failure }
         if words.first == "wait", !wholeState, case .wait(let until, _)? = (try? ControlRequest.decode(line).get())?.command {
             var met = JSONObject()
             for path in until.conditions.keys { met[path] = StatePredicate.value(at: path, in: result) }
@@ -60,6 +47,24 @@ enum CtlCommand {
             printJSON(JSONWriter.string(result))
         }
         return ExitCode.success
+    }
+
+    /// Sends one request line to the app on `socket` and waits for its answer, as long as the
+    /// request may take plus a margin for a busy app: the result, or nil once what went wrong
+    /// was said on standard error (as `hostshell TOOL: …`).
+    static func ask(socket: String, line: String, tool: String) throws(UsageError) -> JSONValue? {
+        let connection = try UnixSocket(connectingTo: socket)
+        try connection.send(line)
+        let answer = try connection.receiveLine(timeout: ControlRequest.answerTimeout(forLine: line))
+        guard let object = (try? JSONParser.parse(answer))?.objectValue, let ok = object["ok"]?.boolValue else {
+            printError("hostshell \(tool): the app answered something that is not a control response: \(answer.prefix(200))")
+            return nil
+        }
+        guard ok else {
+            printError("hostshell \(tool): \(object["error"]?.stringValue ?? "the app refused the request")")
+            return nil
+        }
+        return object["result"] ?? .null
     }
 
     /// `events`: says "hostshell ctl: streaming …" on stderr once the app streams, then prints

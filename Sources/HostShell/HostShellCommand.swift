@@ -35,7 +35,9 @@ enum HostShellCommand {
                     printOut(spec.helpText)
                     return ExitCode.success
                 }
-                if let problem = CommandLineRules.unknownOption(in: rest, of: spec) { throw UsageError(problem) }
+                // The simulator's commands carry simctl's own options (status_bar override --time …).
+                let simulator = command == "device" && rest.first != "hermes"
+                if !simulator, let problem = CommandLineRules.unknownOption(in: rest, of: spec) { throw UsageError(problem) }
             }
             switch command {
             case "contract": return try ContractCommand.run(rest)
@@ -49,8 +51,10 @@ enum HostShellCommand {
             case "apns": return try APNsCommand.run(rest)
             case "hermes-gateway": return try HermesGatewayCommand.run(rest)
             case "hermes-server": return try HermesServerCommand.run(rest)
-            case "device": return try HermesDeviceCommand.run(rest)
+            case "device" where rest.first == "hermes": return try HermesDeviceCommand.run(rest)
+            case "device": return try SimctlCommand.run(rest)
             case "ctl": return try CtlCommand.run(rest)
+            case "devices": return try DevicesCommand.run(rest)
             case "replay": return try ReplayCommand.run(rest)
             case "kiosk": return try KioskCommand.run(rest)
             case "open-url": return try OpenURLCommand.run(rest)

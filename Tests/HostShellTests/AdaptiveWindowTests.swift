@@ -14,7 +14,7 @@ struct AdaptiveWindowTests {
         defer { live.finish() }
         let app = live.app
         _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true", "navigation.kind=sidebar",
-                          "sizeClass=regular", "window.sizeClass=regular", "device=desktop")
+                          "sizeClass=regular", "window.sizeClass=regular", "device.profile=desktop")
         #expect(try app.ctl("tap", "screens").status == 0)
         _ = try app.state("navigation.selected=screens")
         #expect(try app.ctl("eval", #"history.pushState({}, "", "/screens/lobby-north"); dispatchEvent(new PopStateEvent("popstate")); true"#).status == 0)
@@ -27,7 +27,7 @@ struct AdaptiveWindowTests {
         let narrow = try app.state("window.width=420", "sizeClass=compact", "navigation.kind=tabs", "navigation.selected=screens",
                                    "backBar.label=Screens", "presentation.shown.style=bottom-sheet",
                                    "presentation.shown.presentationId=\"\(id)\"", "presentation.shown.bounds.x=0")
-        #expect(narrow["device"] as? String == "desktop", "--device is only where it starts: the reported profile stays")
+        #expect((narrow["device"] as? [String: Any])?["profile"] as? String == "desktop", "--device is only where it starts: the reported profile stays")
 
         #expect(try app.ctl("resize", "1100", "800").status == 0)
         _ = try app.state("window.width=1100", "sizeClass=regular", "navigation.kind=sidebar", "navigation.selected=screens",
@@ -42,10 +42,10 @@ struct AdaptiveWindowTests {
         let live = try LiveApp(["--device", "phone"])
         defer { live.finish() }
         let app = live.app
-        _ = try app.state("screen=page", "navigation.kind=tabs", "sizeClass=compact", "window.width=390", "device=phone")
+        _ = try app.state("screen=page", "navigation.kind=tabs", "sizeClass=compact", "device.size.width=393", "device.profile=phone", "device.name=iphone-16")
         #expect(try app.ctl("tap", "media").status == 0)
         _ = try app.state("navigation.selected=media")
         #expect(try app.ctl("resize", "900", "700").status == 0)
-        _ = try app.state("navigation.kind=sidebar", "sizeClass=regular", "navigation.selected=media", "device=phone")
+        _ = try app.state("navigation.kind=sidebar", "sizeClass=regular", "navigation.selected=media", "device.profile=phone")
     }
 }

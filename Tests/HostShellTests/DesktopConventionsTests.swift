@@ -66,7 +66,7 @@ struct DesktopConventionsTests {
         app.stop()
 
         app = try RunningApp(home: home, arguments: ["--device", "phone"])
-        _ = try app.state("screen=page", "window.width=390")
+        _ = try app.state("screen=page", "device.size.width=393", "window.sizeClass=compact")
         app.stop()
         // High contrast draws the chrome otherwise (its borders and colours), the same window
         // and page apart.

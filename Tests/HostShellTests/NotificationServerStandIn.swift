@@ -15,17 +15,13 @@ final class NotificationServerStandIn: @unchecked Sendable {
         let actions: [String]
     }
 
-    /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.
-    let address: String
-    private let daemon: Process
     private let lock = NSLock()
     private var shownList: [Shown] = []
     private var nextId: UInt32 = 1
-    private var connection: OpaquePointer?
-    private var running = true
-    private var context: OpaquePointer?
-    private let served = DispatchSemaphore(value: 0)
-    private var failure: String?
+    private var bus: PrivateBusService!
+    /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.
+    var address: String { bus.address }
+    private var connection: OpaquePointer? { bus.connection }
 
     static let xml = """
         <node><interface name="org.freedesktop.Notifications">
@@ -44,24 +40,16 @@ final class NotificationServerStandIn: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     init() throws {
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        let out = Pipe()
-        daemon.standardOutput = out
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        var text = Data()
-        while !text.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "dbus-daemon ended without an address") }
-            text.append(chunk)
+        bus = try PrivateBusService(name: "org.freedesktop.Notifications", xml: Self.xml) { [unowned self] connection, node, error in
+            let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+            vtable.initialize(to: GDBusInterfaceVTable())
+            vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, data in
+                let server = Unmanaged<NotificationServerStandIn>.fromOpaque(data!).takeUnretainedValue()
+                server.answer(String(cString: method!), parameters, invocation)
+            }
+            return g_dbus_connection_register_object(connection, "/org/freedesktop/Notifications", node.pointee.interfaces[0],
+                                                     vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error) != 0
         }
-        address = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let thread = Thread { [unowned self] in self.serve() }
-        thread.start()
-        served.wait()
-        if let failure { stop(); throw Failure(description: failure) }
     }
 
     var shown: [Shown] { lock.withLock { shownList } }
@@ -78,47 +66,7 @@ final class NotificationServerStandIn: @unchecked Sendable {
         g_dbus_connection_flush_sync(connection, nil, nil)
     }
 
-    func stop() {
-        lock.withLock { running = false }
-        if let context { g_main_context_wakeup(context) }
-        // dbus-daemon takes SIGTERM as no reason to end; its bus is the test's alone.
-        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() }
-    }
-
-    private func serve() {
-        let context = g_main_context_new()
-        self.context = context
-        g_main_context_push_thread_default(context)
-        defer { g_main_context_pop_thread_default(context) }
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error),
-              let node = g_dbus_node_info_new_for_xml(Self.xml, &error) else {
-            failure = "the stand-in could not start: \(error.map { String(cString: $0.pointee.message) } ?? "?")"
-            served.signal()
-            return
-        }
-        self.connection = connection
-        let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-        vtable.initialize(to: GDBusInterfaceVTable())
-        vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, data in
-            let server = Unmanaged<NotificationServerStandIn>.fromOpaque(data!).takeUnretainedValue()
-            server.answer(String(cString: method!), parameters, invocation)
-        }
-        let registered = g_dbus_connection_register_object(connection, "/org/freedesktop/Notifications", node.pointee.interfaces[0],
-                                                           vtable, Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-        var name: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.Notifications"), g_variant_new_uint32(4)]
-        let reply = registered == 0 ? nil : g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-            g_variant_new_tuple(&name, 2), g_variant_type_new("(u)"), G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
-        if reply == nil || g_variant_get_uint32(g_variant_get_child_value(reply, 0)) != 1 {
-            failure = "the stand-in could not own org.freedesktop.Notifications: \(error.map { String(cString: $0.pointee.message) } ?? "not the primary owner")"
-        }
-        served.signal()
-        while lock.withLock({ running }) && failure == nil { g_main_context_iteration(context, 1) }
-        g_dbus_connection_close_sync(connection, nil, nil)
-    }
+    func stop() { bus.stop() }
 
     private func answer(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
         func string(_ index: Int) -> String {

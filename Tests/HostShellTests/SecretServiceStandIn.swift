@@ -9,19 +9,16 @@ import Foundation
 /// `holdingWrites`, it never answers a write either (`CreateItem`), as a keyring whose "new
 /// password" prompt is up and unanswered.
 final class SecretServiceStandIn: @unchecked Sendable {
-    let address: String
     let holding: String
     let holdingWrites: Bool
     /// No default collection yet (a fresh keyring): the first write would ask for a new password.
     let noDefault: Bool
     private var writesHeld = 0
-    private let daemon: Process
     private let lock = NSLock()
     private var heldCount = 0
-    private var running = true
-    private var context: OpaquePointer?
-    private let served = DispatchSemaphore(value: 0)
-    private var failure: String?
+    private var bus: PrivateBusService!
+    /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.
+    var address: String { bus.address }
 
     static let collection = "/org/freedesktop/secrets/collection/login"
     static let xml = """
@@ -46,30 +43,28 @@ final class SecretServiceStandIn: @unchecked Sendable {
         </node>
         """
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
     init(holding: String, holdingWrites: Bool = false, noDefault: Bool = false) throws {
         self.holding = holding
         self.holdingWrites = holdingWrites
         self.noDefault = noDefault
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        let out = Pipe()
-        daemon.standardOutput = out
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        var text = Data()
-        while !text.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "dbus-daemon ended without an address") }
-            text.append(chunk)
+        bus = try PrivateBusService(name: "org.freedesktop.secrets", xml: Self.xml) { [unowned self] connection, node, error in
+            let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+            vtable.initialize(to: GDBusInterfaceVTable())
+            vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, data in
+                let server = Unmanaged<SecretServiceStandIn>.fromOpaque(data!).takeUnretainedValue()
+                server.answer(String(cString: method!), parameters, invocation)
+            }
+            vtable.pointee.get_property = { _, _, _, _, property, _, _ in
+                SecretServiceStandIn.property(String(cString: property!))
+            }
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            // The service, its default collection, and that collection again through the alias's
+            // path (libsecret writes to the default collection through it).
+            return g_dbus_connection_register_object(connection, "/org/freedesktop/secrets", node.pointee.interfaces[0], vtable, me, nil, &error) != 0
+                && g_dbus_connection_register_object(connection, Self.collection, node.pointee.interfaces[1], vtable, me, nil, &error) != 0
+                && g_dbus_connection_register_object(connection, "/org/freedesktop/secrets/aliases/default", node.pointee.interfaces[1],
+                                                     vtable, me, nil, &error) != 0
         }
-        address = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let thread = Thread { [unowned self] in self.serve() }
-        thread.start()
-        served.wait()
-        if let failure { stop(); throw Failure(description: failure) }
     }
 
     /// How many calls it holds unanswered.
@@ -77,57 +72,7 @@ final class SecretServiceStandIn: @unchecked Sendable {
     /// How many writes it holds unanswered.
     var heldWrites: Int { lock.withLock { writesHeld } }
 
-    func stop() {
-        lock.withLock { running = false }
-        if let context { g_main_context_wakeup(context) }
-        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() }
-    }
-
-    private func serve() {
-        let context = g_main_context_new()
-        self.context = context
-        g_main_context_push_thread_default(context)
-        defer { g_main_context_pop_thread_default(context) }
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error),
-              let node = g_dbus_node_info_new_for_xml(Self.xml, &error) else {
-            failure = "the stand-in could not start: \(error.map { String(cString: $0.pointee.message) } ?? "?")"
-            served.signal()
-            return
-        }
-        let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-        vtable.initialize(to: GDBusInterfaceVTable())
-        vtable.pointee.method_call = { _, _, _, _, method, parameters, invocation, data in
-            let server = Unmanaged<SecretServiceStandIn>.fromOpaque(data!).takeUnretainedValue()
-            server.answer(String(cString: method!), parameters, invocation)
-        }
-        vtable.pointee.get_property = { _, _, _, _, property, _, _ in
-            SecretServiceStandIn.property(String(cString: property!))
-        }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        var registered = g_dbus_connection_register_object(connection, "/org/freedesktop/secrets", node.pointee.interfaces[0],
-                                                           vtable, me, nil, &error)
-        if registered != 0 {
-            registered = g_dbus_connection_register_object(connection, Self.collection, node.pointee.interfaces[1], vtable, me, nil, &error)
-        }
-        if registered != 0 {
-            // libsecret writes to the default collection through its alias's path.
-            registered = g_dbus_connection_register_object(connection, "/org/freedesktop/secrets/aliases/default", node.pointee.interfaces[1],
-                                                           vtable, me, nil, &error)
-        }
-        var name: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.secrets"), g_variant_new_uint32(4)]
-        let reply = registered == 0 ? nil : g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-            g_variant_new_tuple(&name, 2), g_variant_type_new("(u)"), G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
-        if reply == nil || g_variant_get_uint32(g_variant_get_child_value(reply, 0)) != 1 {
-            failure = "the stand-in could not own org.freedesktop.secrets: \(error.map { String(cString: $0.pointee.message) } ?? "not the primary owner")"
-        }
-        served.signal()
-        while lock.withLock({ running }) && failure == nil { g_main_context_iteration(context, 1) }
-        g_dbus_connection_close_sync(connection, nil, nil)
-    }
+    func stop() { bus.stop() }
 
     private static func paths(_ list: [String]) -> OpaquePointer? {
         var items: [OpaquePointer?] = list.map { g_variant_new_object_path($0) }

@@ -9,6 +9,7 @@ import Push
 /// |-------------------------|---------------------------------------------|------------------------------|
 /// | `push.load`             | reads the profile's record and remembered permission | `{record, permission}` |
 /// | `permission.ask`        | the question in the page's permission center: the native prompt, an answer `ctl permission` gave ahead, or a wait for it; remembered for the app | `{receive}` |
+/// | `permission.store`      | `ctl privacy … notifications`: writes the app's answer (granted, denied, prompt) | `{}` |
 /// | `token.make`            | 32 bytes from the system's random source    | `{token}` (hex)              |
 /// | `record.save`           | writes `push.json` (owner-only, atomic)     | `{}` or a failure            |
 /// | `notification.show` / `notification.withdraw` | the desktop's notifications | `{}`               |
@@ -24,12 +25,20 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
     /// The custom host events of the push side (issue 14).
     public static let deliverEvent = "push.deliver"
     public static let activateEvent = "push.activate"
+    /// `ctl privacy … notifications` (the device's setting for the app): `{"notifications":
+    /// "granted"|"denied"|"prompt"}`. The app's answer becomes it, and is kept in its file.
+    public static let privacyEvent = "privacy"
 
     /// The remembered answer's file in the app's data directory: `{"receive": "granted"|"denied"}`.
     public static let permissionFileName = "push-permission.json"
 
     public static func permissionFile(granted: Bool) -> String {
-        JSONWriter.string(["receive": .string(granted ? "granted" : "denied")])
+        permissionFile(granted ? .granted : .denied)
+    }
+
+    /// The file for any answer (`prompt`: asked again, as after `ctl privacy reset`).
+    public static func permissionFile(_ permission: PushNotifications.Permission) -> String {
+        JSONWriter.string(["receive": .string(permission.rawValue)])
     }
 
     /// What is wrong with the remembered answer's file, or nil when it is one (`granted`,
@@ -136,6 +145,13 @@ public struct PushNotificationsPlugin: CapacitorPlugin {
             isActive = state == .active
             inForeground = state != .background
             return []
+        case .custom(Self.privacyEvent, let data):
+            guard let answer = data["notifications"]?.stringValue.flatMap(PushNotifications.Permission.init(rawValue:)) else { return nil }
+            permission = answer
+            var effects: [PluginEffect] = [.ask(action: "permission.store", arguments: ["receive": .string(answer.rawValue)], call: nil)]
+            // requestPermissions calls waiting for the question get the new answer.
+            if answer != .prompt, machine?.waitingForPermission.isEmpty == false { effects += run(.permissionAnswered(granted: answer == .granted)) }
+            return effects
         case .custom(Self.deliverEvent, let data):
             guard let id = data["id"]?.stringValue, let payload = data["payload"]?.objectValue else { return [.note("a push without an id or payload was ignored")] }
             // iOS presents a push to the app (willPresent) whenever it is in the foreground,

@@ -52,8 +52,12 @@ extension CapacitorCommand {
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
         NoSessionBus.keepAbsent()
-        let display = (options.check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
+        // Headless (no display) for a check, a replay or a run driven over --control: on a screen
+        // of the device's size, at its scale.
+        let display = (options.check || replay != nil || options.control != nil) && !hasDisplay
+            ? try HeadlessDisplay.start(for: options.deviceChoice) : nil
         defer { display?.stop() }
+        let ownDisplay = display != nil
         let attended = display == nil && replay == nil  // a replay asks no one
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
@@ -68,11 +72,17 @@ extension CapacitorCommand {
             // The app's services, made here once; automation is allowed before the page is built.
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: options.automation ? AutomationHost.enable() : nil)
             environment.attended = attended && options.kiosk == nil  // a kiosk asks no one
+            environment.device = DeviceHost(options.deviceChoice, ownDisplay: ownDisplay)
+            do throws(UsageError) {
+                try environment.deviceControls.launch(locale: options.deviceLaunch.locale, timeZone: options.deviceLaunch.timeZone,
+                                              rootFiles: options.deviceLaunch.rootCertificates)
+            } catch { return .failure(error) }
             let scheme: CapacitorScheme?
             do throws(UsageError) {
                 scheme = try CapacitorScheme.serve(launch)
             } catch { return .failure(error) }
             let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector, kiosk: options.kiosk)
+            for (change, kinds) in options.privacy.changes { environment.simulator.setPrivacy(change, kinds, app: app) }
             var server: ControlServer?
             if let control = options.control {
                 let handler = ControlHandler(app: app, allowEval: options.allowEval)
@@ -113,6 +123,7 @@ extension CapacitorCommand {
             if let link = options.openURL { app.openURL(link, launch: true) }
             app.start()
             withExtendedLifetime((replaying, booting)) { g_main_loop_run(loop) }
+            environment.deviceControls.finish()
             StopSignals.finishing()
             app.close()
             return .success(exitCode)
@@ -127,6 +138,6 @@ extension CapacitorCommand {
         let project = options.project.map(absolute) ?? (options.webDir == nil && options.url == nil ? here : nil)
         return CapacitorDesktopEntry.arguments(project: project, webDir: options.webDir.map(absolute), url: options.url, appId: launch.appId,
                                                appName: options.appName, schemes: launch.linkSchemes, apnsEnvironment: options.apns.rawValue,
-                                               credentialStore: options.credentialStore, device: options.device.rawValue)
+                                               credentialStore: options.credentialStore, device: options.deviceChoice.word)
     }
 }

@@ -40,15 +40,28 @@ package enum CapacitorCommand {
                                   (service homesec) when one answers, else an owner-only file
                                   in the app's profile (default auto)
         The host:
-          --device phone|tablet|desktop   window size and user agent (default phone)
+          --device NAME           the device imitated (default phone): iphone-se, iphone-16,
+                                  iphone-16-pro, iphone-16-pro-max, ipad-mini, ipad-air,
+                                  ipad-pro-13 (or Apple's name), phone (an iPhone 16), tablet
+                                  (an iPad Air) or desktop; hostshell devices lists them
+          --orientation portrait|landscape
+                                  how the device is held (default portrait; ctl rotate turns it)
           --inspector             enable WebKit's inspector (right-click, Inspect)
+          --locale LL-CC          the page's locale, e.g. fr-FR (navigator.language, Intl)
+          --timezone AREA/CITY    the page's time zone, e.g. Europe/Paris
+          --trust-root-cert FILE  trust this private root (PEM) for the app's servers (repeatable)
           --control SOCKET        serve the control interface (hostshell ctl SOCKET …):
                                   state, wait, events, snapshot, resize, memory-pressure,
                                   reload, back, lifecycle focus|blur|hide|show, open-url LINK,
                                   permission grant|deny, push-token rotate,
                                   push deliver|tap PAYLOAD-JSON,
-                                  notification activate|dismiss ID
+                                  notification activate|dismiss ID,
+                                  rotate [portrait|landscape],
+                                  status-bar --time HH:MM --battery N … | clear
           --allow-eval            let ctl eval run scripts in the page (tests only; with --control)
+          --grant KIND, --revoke KIND   start with a privacy kind granted or denied (repeatable;
+                                  camera, microphone, location, notifications, photos,
+                                  clipboard, motion or all), as ctl privacy does
           --bridge-log FILE       append every bridge message and console line to FILE (JSON lines)
           --automation            let WebKitWebDriver drive the page (browserName "hostshell")
           --kiosk                 run unattended: full screen, no header bar, pointer hidden after
@@ -81,9 +94,14 @@ package enum CapacitorCommand {
         var apns = APNsEnvironment.sandbox
         package var credentialStore = "auto"
         package var device = DeviceProfile.phone
+        package var deviceChoice = DeviceChoice.phone
+        var orientation: String?
         var inspector = false
         var control: String?
         var allowEval = false
+        var privacy = PrivacyLaunch()
+        /// `--locale`, `--timezone`, `--trust-root-cert`.
+        var deviceLaunch = DeviceLaunchOptions()
         var bridgeLog: String?
         var automation = false
         var check = false
@@ -128,11 +146,15 @@ package enum CapacitorCommand {
                 guard let word = rest.popFirst(), ["auto", "secret-service", "file"].contains(word) else { throw UsageError(SecretStoreKind.flagError) }
                 options.credentialStore = word
             case "--device":
-                guard let word = rest.popFirst(), let device = DeviceProfile(rawValue: word) else { throw UsageError("--device takes phone, tablet or desktop") }
-                options.device = device
+                guard let word = rest.popFirst() else { throw UsageError(DeviceChoice.unknown("")) }
+                options.deviceChoice = try DeviceChoice.parse(word).get()
+                options.device = options.deviceChoice.profile
+            case "--orientation": options.orientation = try value(argument, "portrait or landscape")
             case "--inspector": options.inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try options.deviceLaunch.take(argument, rest.popFirst())
             case "--control": options.control = try value(argument, "the path of the Unix socket to serve")
             case "--allow-eval": options.allowEval = true
+            case "--grant", "--revoke": try options.privacy.take(argument, rest.popFirst())
             case "--bridge-log": options.bridgeLog = try value(argument, "the file to append the bridge's messages to")
             case "--automation": options.automation = true
             case "--check": options.check = true
@@ -158,6 +180,8 @@ package enum CapacitorCommand {
                 options.project = argument
             }
         }
+        if let orientation = options.orientation { options.deviceChoice.orientation = try DeviceChoice.parseOrientation(orientation).get() }
+        options.deviceChoice = try options.deviceChoice.checked(orientationGiven: options.orientation != nil).get()
         if options.allowEval && options.control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         if options.automation && options.check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
         if options.kiosk != nil && (options.check || options.inspector) { throw UsageError("--kiosk runs unattended: --check and --inspector do not apply") }

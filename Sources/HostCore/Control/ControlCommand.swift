@@ -38,6 +38,16 @@ public enum ControlCommand: Sendable, Equatable {
     case action(name: String, window: Int? = nil)
     /// Open a finished download (`open`) or show it in its folder (`show`).
     case download(id: Int, choice: String)
+    /// Turn the device to `orientation` (the other way when nil): the window takes the turned
+    /// size (`--device` named a phone or tablet).
+    case rotate(DeviceOrientation?)
+    /// Override what the device chrome's status bar shows (nil: `clear`, back to live values).
+    case statusBar(StatusBarOverride?)
+    /// One of the simulator's controls (`SimulatorCommand`: privacy, appearance, contrast,
+    /// text size, location, pasteboard), carried out by the core for every app.
+    case simulator(SimulatorCommand)
+    /// One of the simulator's controls (locale, time zone, erase, root certificates, recording).
+    case device(DeviceControl)
     /// A command of the app's own contract, decoded by its vocabulary.
     case app(AppCommand)
 
@@ -63,9 +73,9 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// The core's commands, every app takes them (an app may answer that it has no use for one).
     public static let names = ["state", "wait", "events", "snapshot", "eval", "resize", "memory-pressure", "reload", "back",
-                               "open-url", "permission", "lifecycle", "action", "download"]
+                               "open-url", "permission", "lifecycle", "action", "download", "rotate", "status-bar"] + SimulatorCommand.names + DeviceControl.names
     /// What `events` can stream.
-    public static let eventKinds = ["bridge", "state", "warning"]
+    public static let eventKinds = ["bridge", "state", "warning", "device"]
 }
 
 /// A command of an app's own contract as it arrived: its name and the request's other members.

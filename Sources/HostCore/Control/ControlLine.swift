@@ -5,7 +5,7 @@ extension ControlRequest {
     public static let coreCommands: [ControlCommandHelp] = [
         ControlCommandHelp("state"),
         ControlCommandHelp("wait", "PATH=VALUE… [--timeout S] [--state]", options: ["--timeout", "--state"]),
-        ControlCommandHelp("events", "[--kind bridge|state|warning]… [--count N] [--timeout S]", options: ["--kind", "--count", "--timeout"]),
+        ControlCommandHelp("events", "[--kind bridge|state|warning|device]… [--count N] [--timeout S]", options: ["--kind", "--count", "--timeout"]),
         ControlCommandHelp("snapshot", "FILE.png [--page]", options: ["--page"]),
         ControlCommandHelp("eval", "[--sheet] SCRIPT", options: nil),
         ControlCommandHelp("resize", "WIDTH HEIGHT", options: nil),
@@ -17,7 +17,10 @@ extension ControlRequest {
         ControlCommandHelp("lifecycle", "background|foreground|blur|focus"),
         ControlCommandHelp("action", "NAME [--window ID]", options: ["--window"]),
         ControlCommandHelp("download", "ID open|show"),
-    ]
+        ControlCommandHelp("rotate", "[portrait|landscape]"),
+        ControlCommandHelp("status-bar", "clear | --time HH:MM --battery 0-100 --charging|--no-charging --cellular 0-4 --wifi 0-3 --carrier NAME",
+                           options: ["--time", "--battery", "--charging", "--no-charging", "--cellular", "--wifi", "--carrier"]),
+    ] + SimulatorCommand.help + DeviceControl.help
 
     /// `ctl`'s words as a request line: a core command (`state`, `wait PATH=VALUE… [--timeout S]`
     /// — VALUE is JSON when it parses as JSON, else a string — `snapshot PATH [--page]`,
@@ -91,9 +94,14 @@ extension ControlRequest {
             object["choice"] = .string(words.rest[1])
         case "events":
             var kinds: [JSONValue] = []
-            while let kind = try words.take("--kind", "bridge, state or warning") { kinds.append(.string(kind)) }
-            guard words.rest.isEmpty else { throw ControlError("events takes --kind bridge|state|warning (repeatable), --count N and --timeout S") }
+            while let kind = try words.take("--kind", "bridge, state, warning or device") { kinds.append(.string(kind)) }
+            guard words.rest.isEmpty else { throw ControlError("events takes --kind bridge|state|warning|device (repeatable), --count N and --timeout S") }
             if !kinds.isEmpty { object["kinds"] = .array(kinds) }
+        case "rotate":
+            guard words.rest.count <= 1 else { throw ControlError("rotate takes portrait or landscape, or nothing to turn the other way") }
+            if let word = words.rest.first { object["orientation"] = .string(word) }
+        case "status-bar":
+            object = try StatusBarOverride.arguments(words.rest)
         case "resize":
             guard words.rest.count == 2 else { throw ControlError("resize takes two arguments: WIDTH HEIGHT in pixels") }
             // Not numbers are passed on as text, for the request's own check to name.
@@ -123,6 +131,10 @@ extension ControlRequest {
                 until[String(condition[..<equals])] = (try? JSONParser.parse(raw, maxDepth: 8)) ?? .string(raw)
             }
             object["until"] = .object(until)
+        case let name where SimulatorCommand.names.contains(name):
+            object = try SimulatorCommand.arguments(&words)
+        case _ where DeviceControl.names.contains(words.name):
+            object = try DeviceControl.arguments(&words)
         default:
             throw ControlError("\(words.name) is not one of the core's commands")
         }

@@ -105,6 +105,20 @@ public struct ControlRequest: Sendable, Equatable {
                 throw ControlError("events \"kinds\" is a list of \(ControlCommand.eventKinds.joined(separator: ", "))")
             }
             return .events(kinds: kinds)
+        case "rotate":
+            guard let raw = object["orientation"] else { return .rotate(nil) }
+            guard let orientation = raw.stringValue.flatMap(DeviceOrientation.init(rawValue:)) else {
+                throw ControlError("rotate \"orientation\" is portrait or landscape (or leave it out to turn the other way)")
+            }
+            return .rotate(orientation)
+        case "status-bar":
+            if object["clear"] == .bool(true) {
+                guard object.members.allSatisfy({ ["command", "id", "clear"].contains($0.key) }) else {
+                    throw ControlError("status-bar clear takes nothing else")
+                }
+                return .statusBar(nil)
+            }
+            return .statusBar(try StatusBarOverride.decode(object))
         case "resize":
             func side(_ key: String) throws(ControlError) -> Int {
                 guard let value = object[key]?.numberValue, value == value.rounded(), value >= Double(ControlRequest.minWindowSide),
@@ -143,6 +157,10 @@ public struct ControlRequest: Sendable, Equatable {
                 timeout = seconds
             }
             return .wait(until: StatePredicate(until), timeout: timeout)
+        case let simulator where SimulatorCommand.names.contains(simulator):
+            return .simulator(try SimulatorCommand.decode(name, object))
+        case _ where DeviceControl.names.contains(name):
+            return .device(try DeviceControl.decode(name, object))
         default:
             // Another contract's command: the app reads it with its vocabulary, or refuses it.
             // (`id` stays among its members: `notification` names a notification by it.)

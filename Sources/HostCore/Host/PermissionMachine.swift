@@ -3,6 +3,8 @@
 /// app) whose answers are remembered.
 public enum PermissionKind: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
     case camera, microphone, screen, geolocation, notifications, clipboard, pointerLock, deviceInfo, mediaKeys, storageAccess
+    /// Kept for `ctl privacy` (the phone's photo library and motion switches); WebKitGTK never asks.
+    case photos, motion
 
     /// What the prompt asks to let the server do.
     public var use: String {
@@ -17,6 +19,8 @@ public enum PermissionKind: String, Sendable, Equatable, Hashable, CaseIterable,
         case .deviceInfo: "see the names of your cameras and microphones"
         case .mediaKeys: "play protected media"
         case .storageAccess: "use its data in embedded content"
+        case .photos: "use your photos"
+        case .motion: "use motion and orientation"
         }
     }
 
@@ -61,6 +65,8 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
     /// How a question was answered, for `ctl state`.
     public enum How: String, Sendable, Equatable {
         case remembered, person, control, unattended
+        /// Settled by `ctl privacy`.
+        case privacy
     }
 
     public struct Answered: Sendable, Equatable {
@@ -80,6 +86,11 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         case controlAnswered(grant: Bool)
         /// The question went away unanswered (its page closed).
         case withdrawn(id: Int)
+        /// `ctl privacy grant|revoke|reset`: `answer` is remembered for `kinds` (nil: forgotten,
+        /// asked again); the questions waiting that it now answers are settled, the app's own too.
+        case privacy(kinds: [PermissionKind], answer: Bool?)
+        /// `ctl erase`: every remembered answer forgotten (the next question is asked again).
+        case forgetAll
     }
 
     public enum Effect: Sendable, Equatable {
@@ -137,6 +148,13 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
             controlAnswers.append(grant)
             if controlAnswers.count > Self.queuedControlAnswers { controlAnswers.removeFirst() }
             return []
+        case .privacy(let kinds, let answer):
+            return setPrivacy(kinds, answer)
+        case .forgetAll:
+            let had = !remembered.isEmpty || !controlAnswers.isEmpty
+            remembered = [:]
+            controlAnswers = []
+            return had ? [.save([:])] : []
         case .withdrawn(let id):
             guard let index = waiting.firstIndex(where: { $0.id == id }) else { return [] }
             waiting.remove(at: index)
@@ -154,6 +172,25 @@ public struct PermissionMachine: Machine, Sendable, Equatable {
         case false?: .denied
         case nil: .prompt
         }
+    }
+
+    /// Sets the remembered answer of `kinds` and settles what it now decides: the open question
+    /// (its prompt closed) and those waiting behind it, an app's own question included — a
+    /// privacy setting is the device's, not the page's.
+    private mutating func setPrivacy(_ kinds: [PermissionKind], _ answer: Bool?) -> [Effect] {
+        for kind in kinds { remembered[kind] = answer }
+        var effects: [Effect] = [.save(remembered)]
+        let promptedBefore = prompted?.id
+        var kept: [Question] = []
+        for question in waiting {
+            if let known = fromMemory(question.kinds) { effects.append(settle(question, grant: known, how: .privacy)) } else { kept.append(question) }
+        }
+        waiting = kept
+        if let promptedBefore, prompted?.id != promptedBefore {
+            effects.insert(.closePrompt(id: promptedBefore), at: 1)
+            if let first = prompted { effects.append(.prompt(first)) }
+        }
+        return effects
     }
 
     /// Granted when every kind was granted, denied when any was denied, else nil.

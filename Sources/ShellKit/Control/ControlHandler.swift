@@ -14,6 +14,8 @@ package final class ControlHandler {
         self.app = app
         self.allowEval = allowEval
         app.environment.events.stateSource = { [weak app] in app.map(HostState.json) ?? .null }
+        app.environment.simulator.attachLocation()
+        app.environment.simulator.attachPasteboard()
     }
 
     package func handle(_ request: ControlRequest, answer: @escaping @MainActor (String) -> Void) {
@@ -30,10 +32,19 @@ package final class ControlHandler {
             ok()
         case .resize(let width, let height):
             let window = cgtk_window(UnsafeMutableRawPointer(app.windowWidget))
+            app.environment.device.resizedByHand()
             gtk_window_unmaximize(window)
             gtk_window_unfullscreen(window)
             gtk_window_set_default_size(window, Int32(width), Int32(height))
             ok()
+        case .rotate(let orientation):
+            switch app.environment.device.rotate(to: orientation) {
+            case .success(let turned): ok(["orientation": .string(turned.rawValue), "size": app.environment.device.choice.size.json])
+            case .failure(let error): fail(error.message)
+            }
+        case .statusBar(let change):
+            if let error = app.environment.device.setStatusBar(change) { return fail(error.message) }
+            ok(["statusBar": app.environment.device.statusBar.json])
         case .wait(let until, let timeout):
             wait(until, deadline: monotonicSeconds() + timeout, timeout: timeout, ok: ok, fail: fail)
         case .snapshot(let path, let target):
@@ -57,6 +68,10 @@ package final class ControlHandler {
                 case .failure(let error): fail("the script failed: \(error.message)")
                 }
             }
+        case .simulator(let command):
+            app.environment.simulator.handle(command, app: app, ok: ok, fail: fail)
+        case .device(let control):
+            app.environment.deviceControls.handle(control, app: app, ok: ok, fail: fail)
         case .app(let command) where command.refusal(by: app.controlVocabularies) != nil:
             fail(command.refusal(by: app.controlVocabularies)!.message)
         default:

@@ -8,7 +8,7 @@ import HostCore
 /// to each connection that asked. State is compared every 50 ms, and only while someone listens.
 @MainActor
 package final class EventStream {
-    package enum Kind: String, CaseIterable { case bridge, state, warning }
+    package enum Kind: String, CaseIterable { case bridge, state, warning, device }
 
     private struct Subscriber {
         let kinds: Set<Kind>
@@ -50,6 +50,15 @@ package final class EventStream {
         var object: JSONObject = ["event": "warning", "time": .number(wallClockSeconds())]
         for member in fields.members { object[member.key] = member.value }
         publish(.warning, JSONWriter.string(.object(object)))
+    }
+
+    /// One of the simulator's controls acted (`{"event":"erased","time":…, …fields}`:
+    /// locale, timezone, trusted-roots, recording-started, recording-stopped, erased).
+    func device(_ event: String, _ fields: JSONObject) {
+        guard subscribers.values.contains(where: { $0.kinds.contains(.device) }) else { return }
+        var object: JSONObject = ["event": .string(event), "time": .number(wallClockSeconds())]
+        for member in fields.members { object[member.key] = member.value }
+        publish(.device, JSONWriter.string(.object(object)))
     }
 
     private func publish(_ kind: Kind, _ line: String) {

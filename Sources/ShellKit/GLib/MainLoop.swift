@@ -50,6 +50,16 @@ package enum MainLoop {
         after(milliseconds: milliseconds, priority: G_PRIORITY_DEFAULT, body)
     }
 
+    /// Runs `body` on the main loop every `milliseconds` until it returns false or the source
+    /// (the id returned) is removed; `body` is released with the source.
+    @MainActor @discardableResult
+    package static func every(milliseconds: UInt32, _ body: @escaping @MainActor () -> Bool) -> UInt32 {
+        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let body = Callback<@MainActor () -> Bool>.body(data)
+            return MainActor.assumeIsolated { body() } ? 1 : 0  // G_SOURCE_CONTINUE or G_SOURCE_REMOVE
+        }, Callback.retained(body), CallbackRelease.destroyNotify)
+    }
+
     @MainActor @discardableResult
     private static func after(milliseconds: UInt32, priority: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
         g_timeout_add_full(priority, milliseconds, { data in

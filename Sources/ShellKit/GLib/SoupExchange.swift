@@ -37,6 +37,7 @@ package enum SoupExchange {
     package static func send(_ session: UnsafeMutablePointer<SoupSession>, _ message: OpaquePointer, wantedHeaders: [String] = [],
                      deadline seconds: Double = defaultDeadline, done: @escaping @MainActor (Answer) -> Void) {
         let deadline = Deadline(seconds: seconds)
+        acceptTrustedRoots(message)
         soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, deadline.cancellable, AsyncReply.callback, AsyncReply.data { source, result in
             deadline.end()
             var error: UnsafeMutablePointer<GError>?

@@ -20,9 +20,16 @@ package struct AppEnvironment {
     /// Every download of the app, and its desktop notifications for them.
     package let downloads: DownloadCenter
     package let downloadNotifier: DownloadNotifier
+    /// The simulator's controls: locale, time zone, erase, trusted roots, recording.
+    package let deviceControls: DeviceControls
     /// Whether a person can answer the pages' questions (permission prompts): false when the
     /// app runs on a display it started itself (`--check` without one).
     package var attended = true
+    /// The device the window imitates (`--device`, `--orientation`; the desktop by default):
+    /// its chrome, `ctl rotate`, `ctl status-bar` and `ctl state`'s `device`.
+    package var device: DeviceHost
+    /// The simulator's controls (`ctl privacy|appearance|contrast|text-size|location|pasteboard`).
+    package let simulator: SimulatorControls
 
     /// The services, made once by the command: `rendering` as `MainLoop.startGTK` chose it, the
     /// bridge log (`--bridge-log`) and the automation host (`--automation`, enabled before any
@@ -36,6 +43,10 @@ package struct AppEnvironment {
         handoff = DesktopHandoff()
         downloads = DownloadCenter(handoff: handoff)
         downloadNotifier = DownloadNotifier(downloads: downloads)
+        device = DeviceHost(.desktop, ownDisplay: false)
+        simulator = SimulatorControls()
+        deviceControls = DeviceControls()
+        deviceControls.events = events
     }
 
     /// Records one bridge message to the log file and the event streams, whichever is there;

@@ -36,6 +36,13 @@ package protocol HostedApp: AnyObject {
                 fail: @escaping @MainActor (String) -> Void)
     /// Shows the window and starts loading.
     func start()
+    /// `ctl privacy` changed `kinds` (`answer` nil: reset) after the profile's answers: the app
+    /// tells its own native side (a Capacitor app's plugins). Nothing by default.
+    func privacyChanged(_ kinds: [PrivacyKind], answer: Bool?)
+}
+
+extension HostedApp {
+    package func privacyChanged(_ kinds: [PrivacyKind], answer: Bool?) {}
 }
 
 /// The state every hosted app reports, with the app's own keys added.
@@ -51,6 +58,12 @@ package enum HostState {
         state["permissions"] = app.mainWebPage.permissions.machine.json
         state["webProcess"] = ["responsive": .bool(app.mainWebPage.isResponsive), "hungEnded": .number(Double(app.hungProcessesEnded))]
         state["objects"] = LiveObjects.json
+        state["device"] = app.environment.device.json(page: app.mainWebPage)
+        state["privacy"] = PrivacyState.json(app.mainWebPage.permissions.machine.remembered)
+        state["appearance"] = app.environment.simulator.appearanceJSON
+        state["location"] = app.environment.simulator.locationJSON
+        state["pasteboard"] = app.environment.simulator.pasteboardJSON
+        for member in app.environment.deviceControls.stateMembers.members { state[member.key] = member.value }
         return .object(state)
     }
 }

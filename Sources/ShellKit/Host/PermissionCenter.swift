@@ -101,6 +101,19 @@ package final class PermissionCenter {
         return "no question is open: the next one will be \(word)"
     }
 
+    /// `ctl privacy grant|revoke|reset` (`answer` nil: reset): remembered for the profile, and
+    /// what it now decides among the questions waiting is answered.
+    package func setPrivacy(_ kinds: [PermissionKind], answer: Bool?) {
+        run(.privacy(kinds: kinds, answer: answer))
+    }
+
+    /// `ctl erase`: the profile's remembered answers forgotten (and its file emptied); how many there were.
+    package func forgetAll() -> Int {
+        let count = machine.remembered.count
+        run(.forgetAll)
+        return count
+    }
+
     /// `page`'s questions go unanswered (its document or the page itself is gone): WebKit is told
     /// no. The app's own questions outlive a document (`document`) and go only with the page.
     package func withdraw(page: WebPage, document: Bool = false) {

@@ -15,18 +15,37 @@ package final class HostWindow {
     /// resize`, maximizing): GTK keeps the size a window has now as its default size.
     package var onSizeChanged: ((_ width: Int, _ height: Int) -> Void)?
 
-    package init(content: WidgetPointer, title: String, subtitle: String = "", size: (width: Int, height: Int)) {
+    /// The phone's status bar and home indicator around the content (a named device, not in a kiosk).
+    private var chrome: DeviceChrome?
+
+    /// `device`: a named phone or tablet's chrome goes around the content, and the window takes
+    /// the device's size (and turns with it) instead of `size`.
+    package init(content: WidgetPointer, title: String, subtitle: String = "", size: (width: Int, height: Int), device: DeviceHost? = nil) {
         self.content = content
         window = gtk_window_new()!
         gtk_window_set_title(cast(window), title)
-        gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height))
+        let deviceSize = device.flatMap { $0.isDevice ? $0.choice.size : nil }
+        gtk_window_set_default_size(cast(window), Int32(deviceSize?.width ?? size.width), Int32(deviceSize?.height ?? size.height))
         header = gtk_header_bar_new()!
         titleWidget = OpaquePointer(adw_window_title_new(title, subtitle))
         gtk_header_bar_set_title_widget(cast(header), cgtk_widget(UnsafeMutableRawPointer(titleWidget)))
         gtk_window_set_titlebar(cast(window), header)
         toasts = OpaquePointer(adw_toast_overlay_new())
         adw_toast_overlay_set_child(toasts, content)
-        gtk_window_set_child(cast(window), cgtk_widget(UnsafeMutableRawPointer(toasts)))
+        let toastsWidget = cgtk_widget(UnsafeMutableRawPointer(toasts))!
+        if let device, device.isDevice {
+            let chrome = DeviceChrome(content: toastsWidget, device: device)
+            self.chrome = chrome
+            gtk_window_set_child(cast(window), chrome.widget)
+            fitDevice(device)
+            device.onChange.append { [weak self] in
+                guard let self else { return }
+                gtk_window_unmaximize(cast(self.window))
+                self.fitDevice(device)
+            }
+        } else {
+            gtk_window_set_child(cast(window), toastsWidget)
+        }
         for side in ["default-width", "default-height"] {
             onNotify(raw(window), side) { [weak self] in
                 guard let self else { return }
@@ -34,6 +53,13 @@ package final class HostWindow {
                 self.onSizeChanged?(size.width, size.height)
             }
         }
+    }
+
+    /// Sizes the window to the device's screen held as it is now: GTK makes it as much larger as
+    /// its header bar (and frame) take, the chrome asking for the whole screen.
+    private func fitDevice(_ device: DeviceHost) {
+        let size = device.choice.size
+        gtk_window_set_default_size(cast(window), Int32(size.width), Int32(size.height))
     }
 
     /// The window's size now, in logical pixels.

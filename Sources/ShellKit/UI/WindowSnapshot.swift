@@ -8,22 +8,31 @@ import CGtk
 @MainActor
 package enum WindowSnapshot {
     package static func savePNG(_ widget: WidgetPointer, to path: String) -> Bool {
+        guard let texture = render(widget) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        return gdk_texture_save_to_png(texture, path) != 0
+    }
+
+    /// The picture of `widget` as a texture (the caller unrefs it), or nil when it has no size
+    /// or is not shown in a window.
+    package static func render(_ widget: WidgetPointer) -> OpaquePointer? {
         let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
         guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
-              let renderer = gtk_native_get_renderer(native) else { return false }
+              let renderer = gtk_native_get_renderer(native) else { return nil }
+        // At the display's scale: a device's picture at its resolution (3 pixels a point on an iPhone 16).
+        let scale = max(1, gtk_widget_get_scale_factor(widget))
         let snapshot = gtk_snapshot_new()
+        gtk_snapshot_scale(snapshot, Float(scale), Float(scale))
         append(widget, to: snapshot, width: width, height: height)
         if gtk_widget_get_root(widget).map({ UnsafeMutableRawPointer($0) }) == UnsafeMutableRawPointer(widget) {
             for popover in openPopovers(under: widget) { appendPopover(popover, over: widget, to: snapshot) }
             appendDialogs(over: widget, width: width, height: height, to: snapshot)
         }
-        guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
         defer { gsk_render_node_unref(node) }
         var viewport = graphene_rect_t()
-        graphene_rect_init(&viewport, 0, 0, Float(width), Float(height))
-        guard let texture = gsk_renderer_render_texture(renderer, node, &viewport) else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        return gdk_texture_save_to_png(texture, path) != 0
+        graphene_rect_init(&viewport, 0, 0, Float(width * scale), Float(height * scale))
+        return gsk_renderer_render_texture(renderer, node, &viewport)
     }
 
     /// What `widget` draws, at the snapshot's origin.

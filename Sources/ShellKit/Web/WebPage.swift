@@ -101,8 +101,14 @@ package final class WebPage {
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]
+        if Self.textZoom != 1 { applyTextZoom() }
         // First of the view's load-failed handlers: a blocked load is settled here, unseen by the owner's.
         signals.append(onLoadFailed(view) { [weak self] uri, error in self?.judgeBlocked(uri, error) ?? false })
+        // A certificate the system refuses, let through when the app's own roots vouch for it.
+        signals.append(onTLSErrors(view) { [weak self] uri, certificate in
+            guard let self, let roots = TrustedRoots.ofThisApp else { return false }
+            return roots.recover(self, uri: uri, certificate: certificate)
+        })
         confine()
         signals.append(onLoadChanged(view) { [weak self] event in self?.loadChanged(event) })
         signals.append(onProcessTerminated(view) { [weak self] reason in

@@ -86,9 +86,7 @@ extension OpenSession {
     /// A `load-failed` error as the machine sorts it.
     private nonisolated static func failure(_ error: UnsafeMutablePointer<GError>?) -> LoadFailure {
         guard let error else { return .other("unknown error") }
-        if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue {
-            return .cancelled
-        }
+        if loadWasCancelled(error) { return .cancelled }
         if error.pointee.domain == webkit_policy_error_quark() { return .policy }
         return .other(String(cString: error.pointee.message))
     }

@@ -70,7 +70,8 @@ package final class ShellApp {
         remembered = WindowSizeFile.load(serverId: record.id)
         let starting = RememberedWindowSize.starting(remembered: remembered, device: device, deviceAsked: deviceAsked)
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized,
-                              size: (starting.width, starting.height), kiosk: kioskOptions != nil)
+                              size: (starting.width, starting.height), kiosk: kioskOptions != nil,
+                              device: kioskOptions == nil ? environment.device : nil)
         if starting.maximized && kioskOptions == nil { gtk_window_maximize(cgtk_window(raw(window.window))) }
         window.onAction = { [weak self] action in self?.perform(action) }
         connectCloseRequest()

@@ -66,7 +66,7 @@ extension ShellApp {
             // The window's focus as a person would change it (for download notifications).
             if let problem = environment.downloadNotifier.simulate(change) { return fail(problem) }
             ok(["message": .string("the app's windows count as \(change == .focus ? "active" : "inactive") from now on")])
-        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure:
+        case .state, .wait, .events, .snapshot, .eval, .resize, .memoryPressure, .rotate, .statusBar, .simulator, .device:
             fail("the host answers this command itself")  // never sent here
         }
     }

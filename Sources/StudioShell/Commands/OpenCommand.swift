@@ -11,7 +11,7 @@ import StudioContract
 /// need be. `--automation` lets a WebDriver session (WebKitWebDriver, `browserName` "hostshell")
 /// drive the app's Studio page; see `AutomationHost`.
 package enum OpenCommand {
-    package static let usage = "usage: hostshell open [SERVER-ID] [--device phone|tablet|desktop] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
+    package static let usage = "usage: hostshell open [SERVER-ID] [--device NAME [--orientation portrait|landscape]] [--inspector] [--control SOCKET [--allow-eval]] [--credential-store auto|secret-service|file] [--open-url LINK] [--bridge-log FILE] [--grant|--revoke KIND]… [--no-prewarm] [--automation] [--check [--timeout SECONDS]]"
 
     /// `replay`: instead of showing the app, replay these bridge log records once Studio is ready
     /// and exit with the result (see `ReplayCommand`).
@@ -19,7 +19,8 @@ package enum OpenCommand {
     package static func run(_ arguments: [String], replay: (records: [ReplayRecord], verbose: Bool)? = nil,
                     kiosk: KioskOptions? = nil) throws(UsageError) -> Int32 {
         var id: String?
-        var device = DeviceProfile.desktop
+        var choice = DeviceChoice.desktop
+        var orientation: String?
         var deviceAsked = false
         var inspector = false
         var check = false
@@ -31,16 +32,20 @@ package enum OpenCommand {
         var bridgeLog: String?
         var prewarmSheets = true
         var timeout = 30.0
+        var privacy = PrivacyLaunch()
+        var deviceLaunch = DeviceLaunchOptions()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
             case "--device":
-                guard let value = rest.popFirst(), let profile = DeviceProfile(rawValue: value) else {
-                    throw UsageError("--device takes phone, tablet or desktop")
-                }
-                device = profile
+                guard let value = rest.popFirst() else { throw UsageError(DeviceChoice.unknown("")) }
+                choice = try DeviceChoice.parse(value).get()
                 deviceAsked = true
+            case "--orientation":
+                guard let value = rest.popFirst() else { throw UsageError("--orientation takes portrait or landscape") }
+                orientation = value
             case "--inspector": inspector = true
+            case _ where DeviceLaunchOptions.owns(argument): try deviceLaunch.take(argument, rest.popFirst())
             case "--check": check = true
             case "--control":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
@@ -48,6 +53,7 @@ package enum OpenCommand {
                 }
                 control = value
             case "--allow-eval": allowEval = true
+            case "--grant", "--revoke": try privacy.take(argument, rest.popFirst())
             case "--no-prewarm": prewarmSheets = false
             case "--automation": automation = true
             case "--bridge-log":
@@ -73,6 +79,9 @@ package enum OpenCommand {
                 id = argument
             }
         }
+        if let orientation { choice.orientation = try DeviceChoice.parseOrientation(orientation).get() }
+        choice = try choice.checked(orientationGiven: orientation != nil).get()
+        let device = choice.profile
         if allowEval && control == nil { throw UsageError("--allow-eval only applies with --control SOCKET") }
         if kiosk != nil && (check || inspector) { throw UsageError("kiosk runs unattended: --check and --inspector do not apply") }
         if automation && check { throw UsageError("--automation waits for a WebDriver session; it cannot be combined with --check") }
@@ -86,8 +95,11 @@ package enum OpenCommand {
             || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
         NoSessionBus.keepAbsent()
-        let display = (check || replay != nil) && !hasDisplay ? try HeadlessDisplay.start() : nil
+        // Headless (no display) for a check, a replay or a run driven over --control: on a screen
+        // of the device's size, at its scale.
+        let display = (check || replay != nil || control != nil) && !hasDisplay ? try HeadlessDisplay.start(for: choice) : nil
         defer { display?.stop() }
+        let ownDisplay = display != nil
         let attended = display == nil
         let rendering = try MainLoop.startGTK(noDisplay: "no display to open a window on: run it in a desktop session, or use --check to run headless")
         return try MainActor.assumeIsolated { () -> Result<Int32, UsageError> in
@@ -106,9 +118,14 @@ package enum OpenCommand {
             // The app's services, made here once; automation is allowed before the app builds its page.
             var environment = AppEnvironment(rendering: rendering, bridgeLog: log, automation: automation ? AutomationHost.enable() : nil)
             environment.attended = attended
+            environment.device = DeviceHost(choice, ownDisplay: ownDisplay)
+            do throws(UsageError) {
+                try environment.deviceControls.launch(locale: deviceLaunch.locale, timeZone: deviceLaunch.timeZone, rootFiles: deviceLaunch.rootCertificates)
+            } catch { return .failure(error) }
             let app = ShellApp(records: records, opening: record, device: device, inspector: inspector, credentials: credentials,
                                environment: environment, prewarmSheets: prewarmSheets, kiosk: kiosk,
                                deviceAsked: deviceAsked)
+            for (change, kinds) in privacy.changes { environment.simulator.setPrivacy(change, kinds, app: app) }
             var server: ControlServer?
             if let control {
                 let handler = ControlHandler(app: app, allowEval: allowEval)
@@ -151,6 +168,7 @@ package enum OpenCommand {
                 if !result.opened { printError("hostshell: \(result.message)") }
             }
             g_main_loop_run(loop)
+            environment.deviceControls.finish()
             StopSignals.finishing()
             app.removeForgottenProfiles()
             return .success(exitCode)

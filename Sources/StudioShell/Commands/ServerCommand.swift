@@ -1,12 +1,13 @@
 import CGtk
 import Glibc
 import HostCore
+import ShellKit
 import StudioContract
 
 /// `hostshell server add|list|remove`: the saved servers.
 package enum ServerCommand {
     package static let usage = """
-        usage: hostshell server add URL [--name NAME] [--allow-http]
+        usage: hostshell server add URL [--name NAME] [--allow-http] [--trust-root-cert FILE.pem]
                hostshell server list [--json]
                hostshell server remove ID
         """
@@ -35,6 +36,11 @@ package enum ServerCommand {
                 }
                 name = value
             case "--allow-http": allowHTTP = true
+            case "--trust-root-cert":
+                // A server on a private CA: its identity is checked against that root (for this
+                // check only; open and capacitor take --trust-root-cert each run).
+                guard let file = rest.popFirst(), !file.hasPrefix("-") else { throw UsageError("--trust-root-cert takes a PEM file") }
+                if let problem = MainActor.assumeIsolated({ TrustedRoots().add(file: file) }) { throw UsageError("--trust-root-cert: \(problem)") }
             default:
                 guard !argument.hasPrefix("-"), input == nil else { throw UsageError(usage) }
                 input = argument

@@ -24,6 +24,7 @@ package enum IdentityClient {
         }
         let request = AsyncIdentityRequest(address: address, message: message, done: done)
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        acceptTrustedRoots(message)  // a private root the app trusts (--trust-root-cert)
         // The request lives while a reply is awaited: each reply's closure holds it.
         soup_session_send_async(request.session, message, G_PRIORITY_DEFAULT, request.deadline.cancellable, AsyncReply.callback, AsyncReply.data { source, result in
             var error: UnsafeMutablePointer<GError>? = nil

@@ -41,10 +41,11 @@ package final class StudioWindow {
         self.init(view: StudioView(page: page), title: title, subtitle: subtitle)
     }
 
-    init(view: StudioView, title: String, subtitle: String = "", size: (width: Int, height: Int)? = nil, kiosk: Bool = false) {
+    init(view: StudioView, title: String, subtitle: String = "", size: (width: Int, height: Int)? = nil, kiosk: Bool = false,
+         device: DeviceHost? = nil) {
         self.view = view
         let size = size ?? view.page.session.profile.windowSize
-        host = HostWindow(content: view.widget, title: title, subtitle: subtitle, size: (size.width, size.height))
+        host = HostWindow(content: view.widget, title: title, subtitle: subtitle, size: (size.width, size.height), device: device)
         // The switcher: a menu button (F10 opens it) with the saved servers, the shown one ticked.
         switcher = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(cast(switcher), "network-server-symbolic")

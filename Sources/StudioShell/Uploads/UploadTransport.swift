@@ -1,6 +1,7 @@
 import CGtk
 import Dispatch
 import HostCore
+import ShellKit
 import StudioContract
 
 /// The uploader's HTTP: one libsoup session with no cookie jar (the app's bearer credential is
@@ -30,6 +31,7 @@ package final class UploadTransport {
         guard !closed else { return }
         guard let message = soup_message_new(request.method, origin.description + request.path) else { return done(UploadResponse(status: 0)) }
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        acceptTrustedRoots(message)  // a private root the app trusts (--trust-root-cert)
         let headers = soup_message_get_request_headers(message)
         if let bearer { soup_message_headers_replace(headers, "Authorization", "Bearer \(bearer)") }
         for header in request.headers { soup_message_headers_replace(headers, header.name, header.value) }
