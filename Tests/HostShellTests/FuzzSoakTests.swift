@@ -95,12 +95,6 @@ struct FuzzSoakTests {
                 #expect(!victims.isEmpty, "no WebKitWebProcess under the app")
                 for victim in victims { kill(victim, SIGKILL) }
                 faults.append("killed WebKitWebProcess \(victims) after \(cycles + reached) sheets")
-                // WebKit tells the app of the death a moment later (seconds on a loaded machine);
-                // until then its state still shows the killed document, negotiated and with a sheet
-                // page ready. So first wait for Studio in main's next document (it has no `__soak`;
-                // a script run meanwhile into the dead one fails, and is run again).
-                #expect(try app.evalWhen("typeof window.__soak === 'undefined' && typeof window.tilecastNativeReceiver === 'function'",
-                                         timeout: 60) as? Bool == true, "Studio did not load again after its web process was killed")
                 // Recovers by its crash rule (one death: a reload), negotiates again, prewarms again.
                 _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true", timeout: 60)
                 cycles += reached
@@ -184,8 +178,7 @@ struct FuzzSoakTests {
         #expect(state["screen"] as? String == "page", "\(label): screen \(state["screen"] ?? "?")")
         let criticals = app.criticalsLogged()
         #expect(criticals.isEmpty, "\(label): logged\n\(criticals.joined(separator: "\n"))")
-        if stateValue(state, "presentation.shown") != nil, stateValue(state, "presentation.shown.failed") == nil {
-            // Only a failed sheet (§6: it stays, with Retry) shows without its page.
+        if stateValue(state, "presentation.shown") != nil {
             #expect(stateValue(state, "presentation.prepared") as? Bool == true, "\(label): a sheet shows without its page")
         }
         if let open = stateValue(state, "menus.open") as? String {
