@@ -95,6 +95,12 @@ struct FuzzSoakTests {
                 #expect(!victims.isEmpty, "no WebKitWebProcess under the app")
                 for victim in victims { kill(victim, SIGKILL) }
                 faults.append("killed WebKitWebProcess \(victims) after \(cycles + reached) sheets")
+                // WebKit tells the app of the death a moment later (seconds on a loaded machine);
+                // until then its state still shows the killed document, negotiated and with a sheet
+                // page ready. So first wait for Studio in main's next document (it has no `__soak`;
+                // a script run meanwhile into the dead one fails, and is run again).
+                #expect(try app.evalWhen("typeof window.__soak === 'undefined' && typeof window.tilecastNativeReceiver === 'function'",
+                                         timeout: 60) as? Bool == true, "Studio did not load again after its web process was killed")
                 // Recovers by its crash rule (one death: a reload), negotiates again, prewarms again.
                 _ = try app.state("screen=page", "negotiated=true", "presentation.ready=true", timeout: 60)
                 cycles += reached
