@@ -11,7 +11,7 @@ package final class PrewarmedView {
     package let session: NetworkSessionPointer
     package let manager: ContentManagerPointer
     package let view: WebViewPointer
-    /// Its web process runs (the empty document loaded).
+    /// Its web process runs (the script answered).
     package private(set) var ready = false
     private var signals: [SignalConnection] = []
     private var handedOver = false
@@ -22,17 +22,21 @@ package final class PrewarmedView {
         manager = webkit_user_content_manager_new()!
         // Floating, as a new view is: the container of the app that takes it sinks it.
         view = cgtk_web_view_new(session, manager, 0)
-        signals.append(onLoadChanged(view) { [weak self] event in
-            guard let self, event == WEBKIT_LOAD_FINISHED, !self.ready else { return }
-            self.ready = true
-            onReady()
-        })
         signals.append(onProcessTerminated(view) { [weak self] _ in
             guard let self, !self.handedOver else { return }
             self.ready = false
             onLost()
         })
-        webkit_web_view_load_uri(view, "about:blank")
+        // A script run in the empty view starts its web process without loading a document:
+        // nothing goes into its history (the app's first page is its first entry, as alone).
+        webkit_web_view_evaluate_javascript(view, "0", -1, nil, nil, nil, AsyncReply.callback, AsyncReply.data { [weak self] source, result in
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_evaluate_javascript_finish(WebViewPointer(OpaquePointer(source)), result, &error)
+            if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+            g_clear_error(&error)
+            guard let self, !self.handedOver else { return }
+            if value != nil { self.ready = true; onReady() } else { onLost() }
+        })
     }
 
     /// Hands the view to the app that takes it: the pool's handlers leave it, and the session,
