@@ -97,8 +97,10 @@ struct FleetLiveTests {
     static let pluginTest = HostShellBinary.root.appendingPathComponent("fixtures/capacitor/plugin-test").path
     static let kinds = ["cookie", "local", "session", "indexedDB", "cache"]
 
+    /// A fleet without a pool (these tests count each app's own web processes; the pool's are
+    /// `FleetPoolLiveTests`').
     static func fleet(_ home: TemporaryHome) throws -> RunningApp {
-        try RunningApp(home: home, arguments: [], command: "fleet")
+        try RunningApp(home: home, arguments: ["--pool", "0"], command: "fleet")
     }
 
     static func fleetCtl(_ fleet: RunningApp, _ arguments: String...) throws -> HostShellBinary.Run {
