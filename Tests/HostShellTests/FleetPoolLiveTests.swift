@@ -101,6 +101,29 @@ struct FleetPoolLiveTests {
         try FleetLiveTests.expectHolds(app, tag, what)
     }
 
+    @Test("a ready slot whose web process dies leaves the pool and is replaced by a new one; a throw-away open still gets a working slot")
+    func lostSlotIsReplaced() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let fleet = try RunningApp(home: home, arguments: ["--pool", "2"], command: "fleet")
+        defer { fleet.stop() }
+        try Self.whenReady(fleet, 2)
+        let victims = LiveFailureTests.webProcesses(of: fleet.process.processIdentifier)
+        try #require(victims.count == 2, "the two slots' web processes: \(victims)")
+        for victim in victims { kill(victim, SIGKILL) }
+        var pool: [String: Any] = [:]
+        #expect(waitUntil(timeout: 60) {
+            pool = (try? Self.pool(fleet)) ?? [:]
+            return pool["lost"] as? Int == 2 && pool["ready"] as? Int == 2
+        }, "both slots lost and replaced: \(pool)\(fleet.diagnosis())")
+        #expect(Set(Self.slotIds(pool)).isDisjoint(with: ["p1", "p2"]), "\(pool)")
+        let app = try FleetApp(fleet, "capacitor", [FleetLiveTests.pluginTest, "--app-id", "dev.hostshell.fleetlost", "--allow-eval"])
+        #expect(try Self.pooled(fleet, app.id) == true)
+        try app.state("screen=page", "url=\"capacitor://localhost/\"", timeout: 60)
+        #expect(try app.evalWhen("window.__t && window.__t.booted") as? Bool == true, "the runtime booted on the new slot")
+        #expect(fleet.process.isRunning)
+    }
+
     @Test("--pool 0: no slots, a throw-away app starts as before and shows its page; bad --pool values are refused with what it takes")
     func noPoolAndBadValues() throws {
         let home = TemporaryHome()
