@@ -3,50 +3,53 @@ import Testing
 
 @Suite("Fleet pool: which request takes which slot, when one is started, and that a slot serves once")
 struct FleetPoolTests {
+    /// Past the quiet after a take at 10 s.
+    let later = 10 + FleetPool.quietAfterTake
     /// A pool filled to its size, every slot warmed as soon as it was started.
     func filled(_ size: Int) -> FleetPool {
         var pool = FleetPool(size: size)
-        while let id = pool.nextToWarm(appsOpen: 0, appLimit: 64) { pool.warmed(id) }
+        while case .start(let id) = pool.refill(appsOpen: 0, appLimit: 64, now: 0) { pool.warmed(id) }
         return pool
     }
 
     @Test("slots start one at a time, up to the pool's size, and never past the fleet's room")
     func warming() {
         var pool = FleetPool(size: 2)
-        let first = pool.nextToWarm(appsOpen: 0, appLimit: 64)
-        #expect(first == "p1")
-        #expect(pool.nextToWarm(appsOpen: 0, appLimit: 64) == nil, "one slot warms at a time")
+        #expect(pool.refill(appsOpen: 0, appLimit: 64, now: 0) == .start("p1"), "no take yet: no quiet to keep")
+        #expect(pool.refill(appsOpen: 0, appLimit: 64, now: later) == .none, "one slot warms at a time")
         pool.warmed("p1")
-        #expect(pool.nextToWarm(appsOpen: 0, appLimit: 64) == "p2")
+        #expect(pool.refill(appsOpen: 0, appLimit: 64, now: later) == .start("p2"))
         pool.warmed("p2")
-        #expect(pool.nextToWarm(appsOpen: 0, appLimit: 64) == nil, "full")
+        #expect(pool.refill(appsOpen: 0, appLimit: 64, now: later) == .none, "full")
         #expect(pool.slots.map(\.state) == [.ready, .ready])
 
         var crowded = FleetPool(size: 2)
-        #expect(crowded.nextToWarm(appsOpen: 63, appLimit: 64) == "p1", "one app's room left: one slot")
+        #expect(crowded.refill(appsOpen: 63, appLimit: 64, now: later) == .start("p1"), "one app's room left: one slot")
         crowded.warmed("p1")
-        #expect(crowded.nextToWarm(appsOpen: 63, appLimit: 64) == nil, "the slots are apps to be: no room for another")
-        #expect(crowded.nextToWarm(appsOpen: 62, appLimit: 64) == "p2", "an app closed: room again")
+        #expect(crowded.refill(appsOpen: 63, appLimit: 64, now: later) == .none, "the slots are apps to be: no room for another")
+        #expect(crowded.refill(appsOpen: 62, appLimit: 64, now: later) == .start("p2"), "an app closed: room again")
 
         var none = FleetPool(size: 0)
-        #expect(none.nextToWarm(appsOpen: 0, appLimit: 64) == nil, "--pool 0: no slot ever")
-        #expect(none.take(throwAway: true) == nil)
+        #expect(none.refill(appsOpen: 0, appLimit: 64, now: later) == .none, "--pool 0: no slot ever")
+        #expect(none.take(throwAway: true, now: 10) == nil)
     }
 
     @Test("only a throw-away open takes a slot, only a ready one, the oldest first; a slot is never given twice")
     func taking() {
         var pool = filled(2)
-        #expect(pool.take(throwAway: false) == nil, "an app on its own profile keeps its data there: no slot")
-        #expect(pool.take(throwAway: true) == "p1")
-        #expect(pool.take(throwAway: true) == "p2")
-        #expect(pool.take(throwAway: true) == nil, "empty: the app starts as without a pool")
+        #expect(pool.take(throwAway: false, now: 10) == nil, "an app on its own profile keeps its data there: no slot")
+        #expect(pool.take(throwAway: true, now: 9) == "p1")
+        #expect(pool.refill(appsOpen: 1, appLimit: 64, now: 9.5) == .wait(FleetPool.quietAfterTake - 0.5))
+        #expect(pool.take(throwAway: true, now: 10) == "p2")
+        #expect(pool.take(throwAway: true, now: 10) == nil, "empty: the app starts as without a pool")
         #expect(pool.taken == 2)
         // Refilled: new ids, never one that served an app.
-        let refill = pool.nextToWarm(appsOpen: 2, appLimit: 64)
-        #expect(refill == "p3")
-        #expect(pool.take(throwAway: true) == nil, "a warming slot is not taken")
+        #expect(pool.refill(appsOpen: 2, appLimit: 64, now: 10.25) == .wait(FleetPool.quietAfterTake - 0.25),
+                "a moment after a take, the taken app's page goes first")
+        #expect(pool.refill(appsOpen: 2, appLimit: 64, now: later) == .start("p3"))
+        #expect(pool.take(throwAway: true, now: 10) == nil, "a warming slot is not taken")
         pool.warmed("p3")
-        #expect(pool.take(throwAway: true) == "p3")
+        #expect(pool.take(throwAway: true, now: 10) == "p3")
         pool.warmed("p1")  // a late word about a slot already taken changes nothing
         #expect(pool.slots.isEmpty)
     }
@@ -56,10 +59,10 @@ struct FleetPoolTests {
         var pool = filled(2)
         pool.slotLost("p1")
         #expect(pool.lost == 1 && pool.slots.map(\.id) == ["p2"])
-        #expect(pool.take(throwAway: true) == "p2")
-        #expect(pool.nextToWarm(appsOpen: 1, appLimit: 64) == "p3")
+        #expect(pool.take(throwAway: true, now: 10) == "p2")
+        #expect(pool.refill(appsOpen: 1, appLimit: 64, now: later) == .start("p3"))
         pool.slotLost("p3")
-        #expect(pool.nextToWarm(appsOpen: 1, appLimit: 64) == "p4", "a slot lost while warming is replaced")
+        #expect(pool.refill(appsOpen: 1, appLimit: 64, now: later) == .start("p4"), "a slot lost while warming is replaced")
         #expect(pool.drain() == ["p4"] && pool.slots.isEmpty)
     }
 
@@ -93,8 +96,8 @@ struct FleetPoolTests {
     @Test("list shows the pool: size, ready, warming, taken, lost and each slot")
     func json() {
         var pool = filled(2)
-        _ = pool.take(throwAway: true)
-        _ = pool.nextToWarm(appsOpen: 1, appLimit: 64)
+        _ = pool.take(throwAway: true, now: 10)
+        _ = pool.refill(appsOpen: 1, appLimit: 64, now: later)
         let object = pool.json.objectValue ?? [:]
         #expect(object["size"] == .number(2) && object["ready"] == .number(1) && object["warming"] == .number(1))
         #expect(object["taken"] == .number(1) && object["lost"] == .number(0))

@@ -2,8 +2,8 @@ import CGtk
 import HostCore
 
 /// A fleet's pool (`hostshell fleet --pool K`): carries out `FleetPool`'s rule with
-/// `PrewarmedView`s — starts a slot when the rule names one, one at a time and only when the
-/// main loop is idle (after a take, so the taken app's page goes first), hands a ready one to a
+/// `PrewarmedView`s — starts a slot when the rule names one, one at a time, when the main loop
+/// is idle and a moment after the last take (the taken app's page goes first), hands a ready one to a
 /// throw-away open, and ends a slot whose web process died and those nobody took.
 @MainActor
 package final class FleetSlots {
@@ -26,7 +26,7 @@ package final class FleetSlots {
     /// A ready slot for an open (only a throw-away one takes one), out of the pool for good;
     /// nil when none is ready. The pool refills behind it.
     package func take(throwAway: Bool) -> PrewarmedView? {
-        guard let id = pool.take(throwAway: throwAway), let view = views.removeValue(forKey: id) else { return nil }
+        guard let id = pool.take(throwAway: throwAway, now: monotonicSeconds()), let view = views.removeValue(forKey: id) else { return nil }
         refill()
         return view
     }
@@ -42,13 +42,22 @@ package final class FleetSlots {
         refillQueued = false
         guard !stopped else { return }
         let (open, limit) = room()
-        guard let id = pool.nextToWarm(appsOpen: open, appLimit: limit) else { return }
-        views[id] = PrewarmedView(ready: { [weak self] in
-            self?.pool.warmed(id)
-            self?.refill()
-        }, lost: { [weak self] in
-            self?.lose(id)
-        })
+        switch pool.refill(appsOpen: open, appLimit: limit, now: monotonicSeconds()) {
+        case .none: return
+        case .wait(let seconds):
+            refillQueued = true
+            MainLoop.after(milliseconds: UInt32(max(1, seconds * 1000))) { [weak self] in
+                self?.refillQueued = false
+                self?.refill()
+            }
+        case .start(let id):
+            views[id] = PrewarmedView(ready: { [weak self] in
+                self?.pool.warmed(id)
+                self?.refill()
+            }, lost: { [weak self] in
+                self?.lose(id)
+            })
+        }
     }
 
     private func lose(_ id: String) {
