@@ -124,6 +124,35 @@ struct FleetPoolLiveTests {
         #expect(fleet.process.isRunning)
     }
 
+    @Test("a saved Studio server on throw-away profiles: two at once, each showing its page, seeing nothing of each other nor of the server's own profile, and gone at close")
+    func studioThrowAway() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let fleet = try RunningApp(home: home, arguments: ["--pool", "0"], command: "fleet")
+        defer { fleet.stop() }
+        let keyring = try FleetLiveTests.fleetCtl(fleet, "open", "--throw-away", "--", "open", "--credential-store", "secret-service")
+        #expect(keyring.status == 1 && keyring.stderr.contains("the Secret Service's entries are the server's"), "\(keyring.stderr)")
+        let own = try FleetApp(fleet, throwAway: false, "open", ["--allow-eval"])
+        let first = try FleetApp(fleet, "open", ["--allow-eval"])
+        let second = try FleetApp(fleet, "open", ["--allow-eval"])
+        #expect(Set([own.profile, first.profile, second.profile]).count == 3, "three profiles: \([own.profile, first.profile, second.profile])")
+        #expect(!first.profile.hasPrefix(home.root.path) && own.profile.hasPrefix(home.root.path), "the throw-away ones are the fleet's")
+        for app in [own, first, second] { try app.state("screen=page", timeout: 60) }
+        try first.write("first")
+        try FleetLiveTests.expectHolds(second, nil, "after the first throw-away app's write")
+        try FleetLiveTests.expectHolds(own, nil, "after the first throw-away app's write")
+        try own.write("own")
+        try FleetLiveTests.expectHolds(first, "first", "after the own profile's write")
+        try FleetLiveTests.expectHolds(second, nil, "after the own profile's write")
+        #expect(FileManager.default.fileExists(atPath: first.profile))
+        #expect(try FleetLiveTests.fleetCtl(fleet, "close", first.id).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: first.profile), "its throw-away profile went with it")
+        try FleetLiveTests.expectHolds(own, "own", "after the throw-away app closed")
+        try second.state("screen=page")
+    }
+
     @Test("--pool 0: no slots, a throw-away app starts as before and shows its page; bad --pool values are refused with what it takes")
     func noPoolAndBadValues() throws {
         let home = TemporaryHome()
