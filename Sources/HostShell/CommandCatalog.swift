@@ -84,7 +84,7 @@ enum CommandCatalog {
                               OptionSpec("--pool", value: "K", "keep K prewarmed throw-away slots, so a throw-away open only loads its page (default 2, 0 to 8)"),
                               OptionSpec("--headless", "run the apps on the fleet's own Xvfb even when there is a display")]),
         CommandSpec("fleet-ctl", usage: ["fleet-ctl SOCKET open [--throw-away] -- open|capacitor ARGS…", "fleet-ctl SOCKET close ID", "fleet-ctl SOCKET list"],
-                    summary: "Open an app in a fleet with the arguments hostshell open or capacitor takes (not --control,\n--check, --automation, --kiosk, --locale, --timezone or --trust-root-cert: the fleet gives the\nsocket, the rest are one per process) and print its id and control socket; close one app; list\nthem. --throw-away: a profile made for the app and removed when it closes (Capacitor apps).",
+                    summary: "Open an app in a fleet with the arguments hostshell open or capacitor takes (not --control,\n--check, --automation, --kiosk, --locale, --timezone or --trust-root-cert: the fleet gives the\nsocket, the rest are one per process) and print its id and control socket; close one app; list\nthem. --throw-away: a profile made for the app and removed when it closes (prewarmed slots of the\nfleet's --pool serve Capacitor apps).",
                     options: [OptionSpec("--throw-away", "open: on a throw-away profile")],
                     checksOptions: false),
         CommandSpec("kiosk", usage: ["kiosk [SERVER-ID] [--chrome] [--cursor-timeout S] [OPTIONS]"],
