@@ -18,17 +18,7 @@ struct ArmedMenuPointerTests {
         init() throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
             process.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let more = out.fileHandleForReading.availableData  // waits for the number, or the end
-                if more.isEmpty { break }
-                line += more
-            }
-            let number = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let number = try runUntilFirstLine(process) ?? ""
             name = ":" + number
             #expect(Int(number) != nil, "Xvfb did not say which display it took")
         }
