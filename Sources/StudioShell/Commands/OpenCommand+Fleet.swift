@@ -32,7 +32,8 @@ extension OpenCommand {
         }
         printError("hostshell: \(TerminalText.escaped(record.name)): sign-in credentials are kept \(credentials.reason)")
         let log = try options.bridgeLog.map { path throws(UsageError) in try LogFile(path: path, option: "--bridge-log") }
-        var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log)
+        // A WebDriver session's app (`fleet --webdriver`): its page is built for automation.
+        var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log, automation: opening.automation)
         environment.attended = !opening.ownDisplay
         environment.profileRoot = opening.profileRoot
         environment.device = DeviceHost(options.choice, ownDisplay: opening.ownDisplay)
