@@ -9,7 +9,7 @@ import Testing
        .enabled(if: WebDriverTools.driver != nil, "WebKitWebDriver is not installed (Debian package webkit2gtk-driver; scripts/install-deps installs it)"),
        .serialized)
 struct FleetWebDriverLiveTests {
-    static let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": ["browserName": "hostshell"]]]
+    static var capabilities: [String: Any] { ["capabilities": ["alwaysMatch": ["browserName": "hostshell"]]] }
 
     /// A fleet whose sessions open the Capacitor app on `server` (its dev-server origin, where
     /// every kind of storage works), and the inspector address it listens on.

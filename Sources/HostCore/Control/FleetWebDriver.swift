@@ -20,6 +20,10 @@ public struct FleetWebDriverOptions: Sendable, Equatable {
     public let kind: String
     public let arguments: [String]
 
+    public init(address: String, kind: String, arguments: [String]) {
+        self.address = address; self.kind = kind; self.arguments = arguments
+    }
+
     /// Reads `--webdriver ADDRESS` and the words after `--` (`KIND ARGS…`). `kinds`: the fleet's
     /// app kinds. Refused: a non-loopback address, no app, an unknown kind, an option no fleet app may have.
     public static func parse(address: String?, app: [String]?, kinds: [String]) throws(ControlError) -> FleetWebDriverOptions? {
