@@ -20,6 +20,7 @@ WebKitWebDriver on PATH); the `driver` tests fail without it or without Selenium
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -101,8 +102,10 @@ class Fleet:
         port = free_port()
         driver_log = f"{self.home}/driver.log"
         with open(driver_log, "w") as log:
+            # With every signal unblocked: a runner may hand its workers a mask that blocks SIGTERM.
             self.driver_process = subprocess.Popen([DRIVER, f"--port={port}", f"--target={self.inspector}"],
-                                                   stdout=log, stderr=subprocess.STDOUT)
+                                                   stdout=log, stderr=subprocess.STDOUT,
+                                                   preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
         url = f"http://127.0.0.1:{port}"
 
         def answers():
@@ -118,7 +121,11 @@ class Fleet:
         for process in (self.driver_process, self.process, self.server):
             if process:
                 process.terminate()
-                process.wait(timeout=30)
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # it did not take SIGTERM
+                    process.kill()
+                    process.wait()
         shutil.rmtree(self.home, ignore_errors=True)
 
 
