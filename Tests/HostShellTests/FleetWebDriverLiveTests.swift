@@ -194,6 +194,30 @@ struct FleetWebDriverLiveTests {
         _ = try next.value("DELETE", "/session/\(fresh)")
     }
 
+    @Test("a driver with --replace-on-new-session: each new session replaces the last, closing its app, and starts with none of its storage")
+    func replaceOnNewSession() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        let (fleet, address) = try Self.fleet(home, server)
+        defer { fleet.stop() }
+        let driver = try WebDriverService(environment: home.environment, arguments: ["--target=\(address)", "--replace-on-new-session"])
+        defer { driver.stop() }
+        var apps: [String] = []
+        for round in 1...3 {
+            let session = try Self.newSession(driver)
+            let app = try #require(try Self.webDriver(fleet)["app"] as? String)
+            #expect(!apps.contains(app), "round \(round): a new app")
+            #expect(try driver.value("GET", "/session/\(session)/url") as? String == server.url + "/")
+            Self.expect(try Self.read(driver, session), nil, "round \(round), before its write")
+            try Self.write(driver, session, "round\(round)")
+            #expect(try Self.appIds(fleet) == [app], "round \(round): the replaced session's app is closed")
+            apps.append(app)
+        }
+        #expect(try Self.webDriver(fleet)["served"] as? Int == 3)
+    }
+
     @Test("--webdriver's address and app are checked before anything starts")
     func arguments() throws {
         let home = TemporaryHome()

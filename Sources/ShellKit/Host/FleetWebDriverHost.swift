@@ -68,6 +68,7 @@ package final class FleetWebDriverHost {
         if effects == [.awaitClear(session: session)] {
             // The previous session's data is still being cleared: WebKit wants the view now,
             // so the main loop runs here until the clearing answers (milliseconds), bounded.
+            printError("hostshell fleet: WebDriver session \(session) waits for the previous session's website data to be cleared")
             let deadline = monotonicSeconds() + FleetSessions.clearLimitSeconds
             while sessions.clearing && monotonicSeconds() < deadline { g_main_context_iteration(nil, 1) }
             guard !sessions.clearing else {
