@@ -218,6 +218,30 @@ struct FleetWebDriverLiveTests {
         #expect(try Self.webDriver(fleet)["served"] as? Int == 3)
     }
 
+    @Test("the fleet's inspector keeps InspectorGuard's protections: another user's connection is closed before a byte is read, this user's is served; without --webdriver the driver's variable opens no listener",
+          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func onlyThisUser() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        let (fleet, address) = try Self.fleet(home, server, pool: 0)
+        defer { fleet.stop() }
+        let port = try #require(Int(address.split(separator: ":").last ?? ""))
+        var seen = ""
+        #expect(waitUntil(timeout: 20) { seen = (try? InspectorExposureTests.probe(port, seconds: 0.5)) ?? ""; return seen != "refused" }, "nothing listens")
+        #expect(try InspectorExposureTests.probe(port, as: "65534") == "closed", "another user reached the fleet's inspector")
+        #expect(try InspectorExposureTests.probe(port) == "open", "this user is refused")
+
+        let plainPort = try freePort()
+        let plain = try RunningApp(home: home, arguments: ["--pool", "0"], command: "fleet",
+                                   environment: ["WEBKIT_INSPECTOR_SERVER": "127.0.0.1:\(plainPort)"])
+        defer { plain.stop() }
+        let app = try FleetApp(plain, "capacitor", ["--url", server.url + "/", "--app-id", "dev.hostshell.fleetplain"])
+        try app.state("screen=page", timeout: 60)
+        #expect(try InspectorExposureTests.probe(plainPort) == "refused", "a fleet without --webdriver opened the inspector")
+    }
+
     @Test("--webdriver's address and app are checked before anything starts")
     func arguments() throws {
         let home = TemporaryHome()
