@@ -242,6 +242,38 @@ struct FleetWebDriverLiveTests {
         #expect(try InspectorExposureTests.probe(plainPort) == "refused", "a fleet without --webdriver opened the inspector")
     }
 
+    @Test("a saved Studio server's sessions (-- open): each on a slot of the WebDriver pool, driving the app's Studio page with its bridge, its native side on the app's socket")
+    func studioSessions() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let address = "127.0.0.1:\(try freePort())"
+        let fleet = try RunningApp(home: home, arguments: ["--pool", "1", "--webdriver", address, "--", "open", "--credential-store", "file"], command: "fleet")
+        defer { fleet.stop() }
+        let driver = try WebDriverService(environment: home.environment, arguments: ["--target=\(address)"])
+        defer { driver.stop() }
+        for round in 1...2 {
+            #expect(waitUntil(timeout: 60) { (try? FleetPoolLiveTests.pool(fleet))?["ready"] as? Int == 1 }, "round \(round): a ready slot\(fleet.diagnosis())")
+            let session = try Self.newSession(driver)
+            let id = try #require(try Self.webDriver(fleet)["app"] as? String)
+            let entry = try #require((try Self.list(fleet)["apps"] as? [[String: Any]])?.first { $0["id"] as? String == id })
+            #expect(entry["app"] as? String == "open" && entry["pooled"] as? Bool == true, "round \(round): \(entry)")
+            let socket = try #require(entry["control"] as? String)
+            let ready = try HostShellBinary.run(["ctl", socket, "wait", "screen=page", "negotiated=true", "--timeout", "60", "--state"])
+            #expect(ready.status == 0, "\(ready.stderr)")
+            #expect(try driver.value("GET", "/session/\(session)/url") as? String == server.url + "/")
+            #expect(try driver.value("POST", "/session/\(session)/execute/sync", [
+                "script": "return typeof window.webkit.messageHandlers.tilecastNative.postMessage", "args": [Any]()]) as? String == "function")
+            // The DOM drives the native chrome: Studio's navigation reaches the app's sidebar.
+            _ = try driver.value("POST", "/session/\(session)/url", ["url": server.url + "/screens"])
+            #expect(try HostShellBinary.run(["ctl", socket, "wait", "navigation.selected=screens", "--timeout", "30"]).status == 0)
+            _ = try driver.value("DELETE", "/session/\(session)")
+            #expect(waitUntil(timeout: 30) { (try? Self.appIds(fleet))?.isEmpty == true }, "round \(round): the app closed\(fleet.diagnosis())")
+        }
+    }
+
     @Test("--webdriver's address and app are checked before anything starts")
     func arguments() throws {
         let home = TemporaryHome()
