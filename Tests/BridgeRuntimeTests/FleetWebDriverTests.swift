@@ -27,6 +27,14 @@ struct FleetWebDriverTests {
         #expect(refusal("127.0.0.1:9222", ["capacitor", "--locale", "fr"]).contains("--locale"))
     }
 
+    @Test("the words after -- are another command's: the fleet's option check stops there")
+    func optionsStopAtDoubleDash() {
+        let fleet = CommandSpec("fleet", usage: [], summary: "", options: [OptionSpec("--control", value: "SOCKET", ""), OptionSpec("--webdriver", value: "ADDRESS", "")])
+        #expect(CommandLineRules.unknownOption(in: ["--control", "s", "--webdriver", "127.0.0.1:1", "--", "capacitor", "--web-dir", "www"], of: fleet) == nil)
+        #expect(CommandLineRules.unknownOption(in: ["--control", "s", "--web-dir", "www", "--", "capacitor"], of: fleet)?.contains("--web-dir") == true,
+                "before -- the fleet's own options are still checked")
+    }
+
     @Test("a session's page request opens its app; deleting it (the page closes) closes that app and clears the data; the next one waits for the clearing")
     func sequentialSessions() {
         var sessions = FleetSessions()
