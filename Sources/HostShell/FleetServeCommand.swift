@@ -14,7 +14,10 @@ import StudioShell
 /// (`SOCKET.ID`, where `hostshell ctl` works unchanged). The process ends on SIGTERM or Ctrl+C,
 /// closing every app; an app's window closed, its quit or its web process's crash ends or
 /// touches that app only. `--pool K` keeps K prewarmed throw-away slots (`FleetPool`, default 2;
-/// 0: none), so a throw-away open only loads its page.
+/// 0: none), so a throw-away open only loads its page. `--webdriver ADDRESS -- KIND ARGS…`: the
+/// fleet's inspector server listens on ADDRESS (loopback) for WebKitWebDriver `--target=ADDRESS`,
+/// and each WebDriver session is a new throw-away app of KIND with ARGS (`FleetWebDriverHost`),
+/// one session at a time; the pool's slots then serve those sessions.
 enum FleetServeCommand {
     /// The app kinds a fleet runs, by the command that runs each alone: the one place that names them.
     @MainActor static var openers: [String: FleetOpener] {
@@ -26,9 +29,19 @@ enum FleetServeCommand {
         var control: String?
         var headless = false
         var pool = FleetPool.defaultSize
+        var webDriverAddress: String?
+        var webDriverApp: [String]?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
+            case "--webdriver":
+                guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+                    throw UsageError("--webdriver takes the loopback address its inspector listens on for WebKitWebDriver --target, e.g. 127.0.0.1:9222")
+                }
+                webDriverAddress = value
+            case "--":
+                webDriverApp = Array(rest)
+                rest = []
             case "--control":
                 guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
                     throw UsageError("--control takes the path of the fleet's Unix socket, e.g. $XDG_RUNTIME_DIR/fleet.sock")
@@ -37,10 +50,14 @@ enum FleetServeCommand {
             case "--headless": headless = true
             case "--pool":
                 do throws(ControlError) { pool = try FleetPool.size(option: rest.popFirst()) } catch { throw UsageError(error.message) }
-            default: throw UsageError("fleet takes --control SOCKET, --pool K and --headless, not \(TerminalText.escaped(argument)); the apps' own arguments go to fleet-ctl SOCKET open")
+            default: throw UsageError("fleet takes --control SOCKET, --pool K, --headless and --webdriver ADDRESS -- KIND ARGS…, not \(TerminalText.escaped(argument)); the apps' own arguments go to fleet-ctl SOCKET open")
             }
         }
         guard let control else { throw UsageError("fleet needs --control SOCKET: the socket fleet-ctl opens and closes apps on") }
+        let webDriver: FleetWebDriverOptions?
+        do throws(ControlError) {
+            webDriver = try FleetWebDriverOptions.parse(address: webDriverAddress, app: webDriverApp, kinds: MainActor.assumeIsolated { openers.keys.sorted() })
+        } catch { throw UsageError(error.message) }
         let environment = ProcessInfo.processInfo.environment
         let hasDisplay = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         // Without a session bus, nothing here (nor WebKit's processes) may start one, and a keyring with it.
@@ -57,7 +74,7 @@ enum FleetServeCommand {
             StopSignals.install { g_main_loop_quit(loop) }
             let host: FleetHost
             do throws(UsageError) {
-                host = try FleetHost(socket: control, openers: openers, rendering: rendering, ownDisplay: ownDisplay, pool: pool)
+                host = try FleetHost(socket: control, openers: openers, rendering: rendering, ownDisplay: ownDisplay, pool: pool, webDriver: webDriver)
             } catch { return .failure(error) }
             printError("hostshell fleet: serving on \(TerminalText.escaped(control)) (hostshell fleet-ctl \(TerminalText.escaped(control)) open -- capacitor …)")
             g_main_loop_run(loop)

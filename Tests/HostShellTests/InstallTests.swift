@@ -166,11 +166,14 @@ struct InstallTests {
     }
 }
 
-/// examples/pytest: a suite sharded with pytest-xdist, one HostShell per worker — on the shared
+/// examples/pytest: a suite sharded with pytest-xdist, one fleet per worker (a fresh app of it per
+/// test, and Selenium sessions that are apps of it too: 11 tests) — on the shared
 /// X server and bus the tests run under, and on "remote" workers that bring their own
 /// (`--tx popen//python=examples/pytest/remote-python`, the same path an SSH worker takes).
 @Suite("Many hosts: the pytest-xdist example", .serialized,
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")))
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")),
+       .enabled(if: WebDriverTools.driver != nil && WebDriverTools.selenium,
+                "its Selenium tests need WebKitWebDriver and python3-selenium (scripts/install-deps installs both)"))
 struct ShardedSuiteTests {
     static func pytest(_ arguments: [String]) throws -> HostShellBinary.Run {
         let root = HostShellBinary.root.path
@@ -178,11 +181,11 @@ struct ShardedSuiteTests {
                                     ["HOSTSHELL": HostShellBinary.url.path])
     }
 
-    @Test("two workers on one display and bus, each with its own HostShell")
+    @Test("two workers on one display and bus, each with its own fleet")
     func sharedDisplay() throws {
         let run = try Self.pytest(["-n", "2"])
         #expect(run.status == 0, "\(run.stdout.suffix(3000))")
-        #expect(run.stdout.contains("9 passed"), "\(run.stdout.suffix(500))")
+        #expect(run.stdout.contains("11 passed"), "\(run.stdout.suffix(500))")
     }
 
     @Test("two workers that start their own display and bus, as remote (SSH) workers do")
@@ -190,6 +193,6 @@ struct ShardedSuiteTests {
         let remote = HostShellBinary.root.path + "/examples/pytest/remote-python"
         let run = try Self.pytest(["-d", "--tx", "2*popen//python=" + remote])
         #expect(run.status == 0, "\(run.stdout.suffix(3000))")
-        #expect(run.stdout.contains("9 passed"), "\(run.stdout.suffix(500))")
+        #expect(run.stdout.contains("11 passed"), "\(run.stdout.suffix(500))")
     }
 }

@@ -154,10 +154,11 @@ final class WebDriverService {
     let process = Process()
     let port: Int
 
-    init(environment: [String: String]) throws {
+    /// `arguments`: the driver's own beyond its port (`--target=ADDRESS` for a fleet's sessions).
+    init(environment: [String: String], arguments: [String] = []) throws {
         port = try freePort()
         process.executableURL = URL(fileURLWithPath: try #require(WebDriverTools.driver))
-        process.arguments = ["--port=\(port)"]
+        process.arguments = ["--port=\(port)"] + arguments
         // The driver starts the app with its own environment: the test's throw-away home.
         process.environment = HostShellBinary.environment(environment)
         process.standardOutput = FileHandle.nullDevice

@@ -1,4 +1,4 @@
-"""A Studio's native side, tested in parallel: each test drives its worker's own HostShell.
+"""A Studio's native side, tested in parallel: each test drives a fresh app of its worker's fleet.
 
 Run: xvfb-run -a dbus-run-session -- /usr/bin/python3 -m pytest -n 4 examples/pytest
 """
@@ -28,11 +28,14 @@ def test_the_chrome_is_a_sidebar_on_the_desktop(ctl):
     assert state["navigation"]["kind"] == "sidebar"
 
 
-def test_each_worker_has_its_own_profile(host):
-    state = host.ctl("state")
+def test_each_test_has_a_fresh_app_of_its_workers_fleet(host, app):
+    state = app.ctl("state")
     assert state["screen"] == "page"
-    # The profile is the worker's own throw-away home: nothing is shared between workers.
-    assert host.home in host.env["XDG_DATA_HOME"]
+    # The app is the fleet's, on a throw-away profile under the fleet's own root: nothing is
+    # shared between tests, nor between workers (each has its own fleet and home).
+    listed = next(a for a in host.request("list")["apps"] if a["id"] == app.id)
+    assert listed["throwAway"] and listed["open"]
+    assert app.socket.startswith(host.socket + ".")
 
 
 def test_a_snapshot_of_the_window(ctl, host, tmp_path):

@@ -36,7 +36,8 @@ extension CapacitorCommand {
         }
         printError("hostshell: \(TerminalText.escaped(launch.displayName)) (\(launch.appId)) from \(TerminalText.escaped(launch.source)), at \(launch.startURL)")
         let log = try options.bridgeLog.map { path throws(UsageError) in try LogFile(path: path, option: "--bridge-log") }
-        var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log)
+        // A WebDriver session's app (`fleet --webdriver`): its page is built for automation.
+        var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log, automation: opening.automation)
         environment.attended = !opening.ownDisplay
         environment.device = DeviceHost(options.deviceChoice, ownDisplay: opening.ownDisplay)
         let scheme: CapacitorScheme?

@@ -84,6 +84,8 @@ public enum CommandLineRules {
         guard spec.checksOptions else { return nil }
         var rest = arguments[...]
         while let argument = rest.popFirst() {
+            // Past `--` the words are another command's (`fleet --webdriver ADDRESS -- KIND ARGS…`).
+            if argument == "--" { return nil }
             if let option = spec.options.first(where: { $0.name == argument }) {
                 if option.value != nil { _ = rest.popFirst() }
                 continue

@@ -108,7 +108,7 @@ public enum FleetRules {
     public static let refusedOptions: [(option: String, reason: String)] = [
         ("--control", "the fleet gives each app its control socket (open answers its path)"),
         ("--check", "a check runs alone: use hostshell open|capacitor --check"),
-        ("--automation", "WebDriver drives one app per process here: run it alone"),
+        ("--automation", "WebDriver sessions are a fleet's apps of their own: start the fleet with --webdriver ADDRESS -- KIND ARGS…, or run the app alone"),
         ("--kiosk", "a kiosk runs alone"),
         ("--chrome", "a kiosk's option; a kiosk runs alone"),
         ("--cursor-timeout", "a kiosk's option; a kiosk runs alone"),

@@ -38,6 +38,9 @@ public struct FleetPool: Sendable, Equatable {
 
     /// How many slots it keeps (0: no pool).
     public let size: Int
+    /// Its slots serve WebDriver sessions only (`fleet --webdriver`): their views are built for
+    /// automation, which WebKit decides when a view is made, so no other open may take one.
+    public let forWebDriver: Bool
     /// The slots there are now, oldest first. A slot taken or lost leaves this list for good.
     public private(set) var slots: [Slot] = []
     /// How many slots apps took, and how many were lost before that (their process ended).
@@ -47,8 +50,9 @@ public struct FleetPool: Sendable, Equatable {
     /// When the latest slot was taken (monotonic seconds).
     private var lastTake: Double?
 
-    public init(size: Int = FleetPool.defaultSize) {
+    public init(size: Int = FleetPool.defaultSize, forWebDriver: Bool = false) {
         self.size = max(0, min(size, Self.maxSize))
+        self.forWebDriver = forWebDriver
     }
 
     /// Reads `--pool`'s value: a whole number from 0 to `maxSize`.
@@ -67,9 +71,10 @@ public struct FleetPool: Sendable, Equatable {
 
     /// The slot a request takes, now out of the pool for good, or nil: only a throw-away open
     /// takes one (a profile of its own keeps its data where its profile is), and only a ready
-    /// one, the oldest first. The caller builds the app on it and refills (`refill`).
-    public mutating func take(throwAway: Bool, now: Double) -> String? {
-        guard throwAway, let index = slots.firstIndex(where: { $0.state == .ready }) else { return nil }
+    /// one, the oldest first; a WebDriver pool's slots only to a WebDriver session's app
+    /// (`webDriver`), and only to it. The caller builds the app on it and refills (`refill`).
+    public mutating func take(throwAway: Bool, webDriver: Bool = false, now: Double) -> String? {
+        guard throwAway, webDriver == forWebDriver, let index = slots.firstIndex(where: { $0.state == .ready }) else { return nil }
         taken += 1
         lastTake = now
         return slots.remove(at: index).id
@@ -108,7 +113,7 @@ public struct FleetPool: Sendable, Equatable {
 
     /// The pool as `list` shows it.
     public var json: JSONValue {
-        ["size": .number(Double(size)), "ready": .number(Double(slots.filter { $0.state == .ready }.count)),
+        ["size": .number(Double(size)), "serves": .string(forWebDriver ? "webdriver" : "throw-away"), "ready": .number(Double(slots.filter { $0.state == .ready }.count)),
          "warming": .number(Double(slots.filter { $0.state == .warming }.count)),
          "taken": .number(Double(taken)), "lost": .number(Double(lost)),
          "slots": .array(slots.map { ["id": .string($0.id), "state": .string($0.state.rawValue)] })]

@@ -18,6 +18,9 @@ package struct FleetOpening {
     /// (nil: none ready, or the open is not throw-away). An opener that can run its app on a
     /// `PrewarmedView` asks once, when it builds its page.
     package let takeSlot: @MainActor () -> PrewarmedView?
+    /// WebDriver's automation host when the app is a WebDriver session's (`fleet --webdriver`):
+    /// the opener hands it to the app's `AppEnvironment`, so its page is built for automation.
+    package let automation: AutomationHost?
 
     /// The app's control server on its socket: the core's `ControlHandler`, except for the
     /// commands whose effect is the whole process's in a fleet (`FleetRules.refusal`).
@@ -77,9 +80,13 @@ package final class FleetHost {
     private var server: ControlServer?
     /// Prewarmed throw-away slots (`--pool`).
     private var slots: FleetSlots?
+    /// WebDriver sessions as apps (`--webdriver`).
+    private var webDriver: FleetWebDriverHost?
 
+    /// `webDriver`: the app WebDriver sessions open and the inspector's address (`--webdriver`);
+    /// automation is then allowed before any page is made, and the pool's slots are built for it.
     package init(socket: String, openers: [String: FleetOpener], rendering: RenderingChoice?, ownDisplay: Bool,
-                 pool: Int = FleetPool.defaultSize) throws(UsageError) {
+                 pool: Int = FleetPool.defaultSize, webDriver options: FleetWebDriverOptions? = nil) throws(UsageError) {
         self.socket = socket
         self.openers = openers
         self.rendering = rendering
@@ -89,7 +96,15 @@ package final class FleetHost {
             guard let self else { return answer(ControlResponse.failure(request.id, ControlError("the fleet is ending"))) }
             answer(self.handle(request))
         }
-        slots = FleetSlots(size: pool) { [weak self] in (self?.book.entries.count ?? 0, self?.book.limit ?? 0) }
+        let automation = options.map { AutomationHost.enable(inspector: $0.address) }
+        slots = FleetSlots(size: pool, automation: automation?.networkSession) { [weak self] in (self?.book.entries.count ?? 0, self?.book.limit ?? 0) }
+        if let options, let automation {
+            webDriver = FleetWebDriverHost(options: options, automation: automation, open: { [weak self] () throws(ControlError) -> (String, WebViewPointer) in
+                guard let self else { throw ControlError("the fleet is ending") }
+                let opened = try self.openApp(options.kind, options.arguments, throwAway: true, automation: automation)
+                return (opened.id, opened.member.app.mainWebPage.view)
+            }, close: { [weak self] id in try? self?.close(id) })
+        }
     }
 
     private func handle(_ request: ControlRequest) -> String {
@@ -98,6 +113,7 @@ package final class FleetHost {
             case .list:
                 var list = book.json.objectValue ?? [:]
                 list["pool"] = slots?.json ?? .null
+                list["webdriver"] = webDriver?.json ?? .null
                 return ControlResponse.ok(request.id, .object(list))
             case .close(let id):
                 try close(id)
@@ -111,6 +127,14 @@ package final class FleetHost {
     }
 
     private func open(_ kind: String, _ arguments: [String], throwAway: Bool) throws(ControlError) -> JSONValue {
+        FleetBook.json(try openApp(kind, arguments, throwAway: throwAway, automation: nil).entry)
+    }
+
+    /// Opens an app: reads its arguments with its opener, reserves it in the book and starts it.
+    /// `automation`: a WebDriver session's app (its page built for automation, from the
+    /// WebDriver pool). Its id and member, or why it did not open (nothing left behind).
+    private func openApp(_ kind: String, _ arguments: [String], throwAway: Bool,
+                         automation: AutomationHost?) throws(ControlError) -> (id: String, member: FleetMember, entry: FleetBook.Entry) {
         try FleetRules.check(arguments: arguments)
         guard let opener = openers[kind] else { throw ControlError("open: no \(kind) apps in this fleet") }
         let id = book.nextId
@@ -123,10 +147,10 @@ package final class FleetHost {
         let opening = FleetOpening(control: control, profileRoot: root, rendering: rendering, ownDisplay: ownDisplay, ended: { [weak self] in
             self?.ended(id)
         }, takeSlot: { [weak self] in
-            let view = self?.slots?.take(throwAway: throwAway)
+            let view = self?.slots?.take(throwAway: throwAway, webDriver: automation != nil)
             pooled = pooled || view != nil
             return view
-        })
+        }, automation: automation)
         let launch: FleetLaunch
         do throws(UsageError) { launch = try opener(arguments, opening) } catch {
             removeRoot()
@@ -157,7 +181,7 @@ package final class FleetHost {
             return true
         }
         printError("hostshell fleet: app \(id) (\(TerminalText.escaped(launch.name))) open, control socket \(TerminalText.escaped(control))")
-        return FleetBook.json(entry)
+        return (id, member, entry)
     }
 
     /// Ends app `id`: its control socket first (no request reaches a closing app), then the app
@@ -170,6 +194,7 @@ package final class FleetHost {
         member.finish()
         if entry.throwAway { try? FileManager.default.removeItem(atPath: throwAwayRoot + "/" + id) }
         slots?.refill()  // room for a slot again, if the fleet was full
+        webDriver?.appEnded(id)  // a WebDriver session's app: its data is cleared for the next session
         printError("hostshell fleet: app \(id) (\(TerminalText.escaped(entry.name))) closed")
     }
 
@@ -182,6 +207,7 @@ package final class FleetHost {
 
     /// Ends every app, then the fleet's socket: the process is ending.
     package func stop() {
+        webDriver?.stop()
         slots?.stop()
         for entry in book.entries { try? close(entry.id) }
         server?.stop()

@@ -13,9 +13,12 @@ package final class FleetSlots {
     private let room: @MainActor () -> (open: Int, limit: Int)
     private var refillQueued = false
     private var stopped = false
+    /// WebKit's automation network session when the slots serve WebDriver sessions (`fleet --webdriver`).
+    private let automation: NetworkSessionPointer?
 
-    package init(size: Int, room: @escaping @MainActor () -> (open: Int, limit: Int)) {
-        pool = FleetPool(size: size)
+    package init(size: Int, automation: NetworkSessionPointer? = nil, room: @escaping @MainActor () -> (open: Int, limit: Int)) {
+        pool = FleetPool(size: size, forWebDriver: automation != nil)
+        self.automation = automation
         self.room = room
         refill()
     }
@@ -24,9 +27,9 @@ package final class FleetSlots {
     package var json: JSONValue { pool.json }
 
     /// A ready slot for an open (only a throw-away one takes one), out of the pool for good;
-    /// nil when none is ready. The pool refills behind it.
-    package func take(throwAway: Bool) -> PrewarmedView? {
-        guard let id = pool.take(throwAway: throwAway, now: monotonicSeconds()), let view = views.removeValue(forKey: id) else { return nil }
+    /// nil when none is ready. The pool refills behind it. `webDriver`: the open is a WebDriver session's app.
+    package func take(throwAway: Bool, webDriver: Bool = false) -> PrewarmedView? {
+        guard let id = pool.take(throwAway: throwAway, webDriver: webDriver, now: monotonicSeconds()), let view = views.removeValue(forKey: id) else { return nil }
         refill()
         return view
     }
@@ -51,7 +54,7 @@ package final class FleetSlots {
                 self?.refill()
             }
         case .start(let id):
-            views[id] = PrewarmedView(ready: { [weak self] in
+            views[id] = PrewarmedView(automation: automation, ready: { [weak self] in
                 self?.pool.warmed(id)
                 self?.refill()
             }, lost: { [weak self] in

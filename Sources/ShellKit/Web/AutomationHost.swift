@@ -1,4 +1,5 @@
 import CGtk
+import Glibc
 import HostCore
 
 /// WebDriver for `open --automation`: WebKitWebDriver starts `hostshell open … --automation` as
@@ -36,11 +37,18 @@ package final class AutomationHost {
 
     private init(networkSession: NetworkSessionPointer) { self.networkSession = networkSession }
 
+    /// A fleet's sessions (`fleet --webdriver`, `FleetWebDriverHost`): each session WebKit
+    /// starts, named already, is handed here instead of being given the one app's page.
+    package var fleetSessions: (@MainActor (_ session: OpaquePointer) -> Void)?
+
     /// Allows automation on the default web context. Call before any page is made, so the main
     /// pages are built for automation from the start (WebKit cannot switch a view later).
+    /// `inspector`: the inspector server's address when no driver started this process (a
+    /// fleet that WebKitWebDriver reaches with `--target`); loopback only (`InspectorGuard`).
     @discardableResult
-    package static func enable() -> AutomationHost {
+    package static func enable(inspector: String? = nil) -> AutomationHost {
         if let enabled { return enabled }
+        if let inspector { setenv(InspectorGuard.keptVariable, inspector, 1) }
         // Before WebKit's first type: the driver's address, for this user only (InspectorGuard).
         if let problem = InspectorGuard.allowForAutomation() { printError("hostshell: --automation: \(problem)") }
         let context = webkit_web_context_get_default()
@@ -101,6 +109,7 @@ package final class AutomationHost {
         webkit_automation_session_set_application_info(session, info)
         webkit_application_info_unref(info)
         let id = webkit_automation_session_get_id(session).map { String(cString: $0) } ?? "?"
+        if let fleetSessions { return fleetSessions(session) }
         printError("hostshell: WebDriver session \(id) started; it drives the Studio page shown in the window")
         onCreateWebView(session) { [self] in browsingContext() }
     }

@@ -23,6 +23,10 @@ package enum InspectorGuard {
         unsetenv(httpVariable)
     }
 
+    /// Whether a driver may connect now, asked for each connection that passed the user check:
+    /// nil lets it through, a reason closes it (a fleet's one session at a time, `FleetSessions`).
+    @MainActor package static var admission: (@MainActor () -> String?)?
+
     /// For `--automation`, before WebKit's first type: gives WebKit the driver's address back
     /// (a loopback one only) and lets only this user's connections through. Nil, or why no
     /// WebDriver can connect (for the person).
@@ -62,6 +66,12 @@ package enum InspectorGuard {
         }.joined(separator: "\n")
         let owner = SocketOwner.uid(peer: .init(String(cString: remote), Int(remotePort)),
                                     local: .init(String(cString: local), Int(localPort)), tables: tables)
-        if owner != getuid() { cgtk_incoming_refuse(values) }
+        if owner != getuid() { return cgtk_incoming_refuse(values) }
+        // GLib emits "incoming" on the main thread, where the main loop runs.
+        let refusal = MainActor.assumeIsolated { admission?() }
+        if let refusal {
+            printError("hostshell: a WebDriver connection from port \(remotePort) refused: \(refusal)")
+            cgtk_incoming_refuse(values)
+        }
     }
 }

@@ -17,11 +17,20 @@ package final class PrewarmedView {
     private var handedOver = false
 
     /// Starts one: `ready` is called once its web process runs, `lost` if it ended first.
-    package init(ready onReady: @escaping @MainActor () -> Void, lost onLost: @escaping @MainActor () -> Void) {
-        session = webkit_network_session_new_ephemeral()!
+    /// `automation`: WebKit's automation network session (`fleet --webdriver`): the view is built
+    /// for a WebDriver session, on that session (WebKit puts every such view there), for a
+    /// session's app to take; the slot holds a reference of its own on it.
+    package init(automation: NetworkSessionPointer? = nil, ready onReady: @escaping @MainActor () -> Void,
+                 lost onLost: @escaping @MainActor () -> Void) {
+        if let automation {
+            g_object_ref(UnsafeMutableRawPointer(automation))
+            session = automation
+        } else {
+            session = webkit_network_session_new_ephemeral()!
+        }
         manager = webkit_user_content_manager_new()!
         // Floating, as a new view is: the container of the app that takes it sinks it.
-        view = cgtk_web_view_new(session, manager, 0)
+        view = cgtk_web_view_new(session, manager, automation != nil ? 1 : 0)
         signals.append(onProcessTerminated(view) { [weak self] _ in
             guard let self, !self.handedOver else { return }
             self.ready = false

@@ -73,14 +73,16 @@ package final class OpenSession {
     let environment: AppEnvironment
 
     init(record: ServerRecord, device: DeviceProfile, inspector: Bool, credentials: CredentialStore,
-         networkSession: NetworkSessionPointer, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil) {
+         networkSession: NetworkSessionPointer, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk: KioskOptions? = nil,
+         prewarmed: PrewarmedView? = nil) {
         self.environment = environment
         self.kiosk = kiosk
         loadingLoop = MachineLoop(LoadingMachine(serverName: record.name))
         adaptiveLoop = MachineLoop(AdaptiveLayout(starting: device))
         self.record = record
         self.networkSession = networkSession
-        page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
+        // `prewarmed`: a fleet's slot on this same network session (a WebDriver session's app).
+        page = StudioPage(prewarmed.map { .prewarmed($0) } ?? .own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
                           serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk), environment: environment,
                           trust: PageTrust(origin: record.address.origin, handsOut: kiosk == nil, profileData: ServerStoreFile.profileDirectories(for: record.id, root: environment.profileRoot).data, handoff: environment.handoff,
                                            attended: environment.attended && kiosk == nil, name: record.name))

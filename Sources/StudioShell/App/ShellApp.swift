@@ -55,7 +55,7 @@ package final class ShellApp {
 
     package init(records: [ServerRecord], opening record: ServerRecord, device: DeviceProfile, inspector: Bool,
          credentials: CredentialStore, environment: AppEnvironment, prewarmSheets: Bool = true, kiosk kioskOptions: KioskOptions? = nil,
-         deviceAsked: Bool = true) {
+         deviceAsked: Bool = true, prewarmed: PrewarmedView? = nil) {
         self.environment = environment
         self.records = records
         self.prewarmSheets = prewarmSheets
@@ -65,7 +65,7 @@ package final class ShellApp {
         self.credentials = credentials
         session = OpenSession(record: record, device: device, inspector: inspector, credentials: credentials,
                               networkSession: environment.networkSession(forServer: record.id), environment: environment,
-                              prewarmSheets: prewarmSheets, kiosk: kioskOptions)
+                              prewarmSheets: prewarmSheets, kiosk: kioskOptions, prewarmed: prewarmed)
         networkSessions[record.id] = session.networkSession
         remembered = WindowSizeFile.load(serverId: record.id, root: environment.profileRoot)
         let starting = RememberedWindowSize.starting(remembered: remembered, device: device, deviceAsked: deviceAsked)

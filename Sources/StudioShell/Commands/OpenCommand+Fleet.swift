@@ -32,12 +32,17 @@ extension OpenCommand {
         }
         printError("hostshell: \(TerminalText.escaped(record.name)): sign-in credentials are kept \(credentials.reason)")
         let log = try options.bridgeLog.map { path throws(UsageError) in try LogFile(path: path, option: "--bridge-log") }
-        var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log)
+        // A WebDriver session's app (`fleet --webdriver`): its page is built for automation.
+        var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log, automation: opening.automation)
         environment.attended = !opening.ownDisplay
         environment.profileRoot = opening.profileRoot
         environment.device = DeviceHost(options.choice, ownDisplay: opening.ownDisplay)
+        // A WebDriver session's app runs on a slot of the fleet's WebDriver pool when one is ready:
+        // the slot's view is on WebKit's automation session, the one the page would have had. (A
+        // throw-away Studio app of fleet-ctl keeps its profile's own session: no slot.)
+        let prewarmed = opening.automation != nil ? opening.takeSlot() : nil
         let app = ShellApp(records: records, opening: record, device: options.choice.profile, inspector: options.inspector, credentials: credentials,
-                           environment: environment, prewarmSheets: options.prewarmSheets, deviceAsked: options.deviceAsked)
+                           environment: environment, prewarmSheets: options.prewarmSheets, deviceAsked: options.deviceAsked, prewarmed: prewarmed)
         for (change, kinds) in options.privacy.changes { environment.simulator.setPrivacy(change, kinds, app: app) }
         let control: ControlServer
         do throws(UsageError) { control = try opening.serve(app, allowEval: options.allowEval) } catch {

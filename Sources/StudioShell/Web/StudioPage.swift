@@ -53,6 +53,9 @@ package final class StudioPage {
     package enum Home {
         case own(session: NetworkSessionPointer, automation: Bool)
         case beside(StudioPage)
+        /// On a fleet's prewarmed slot (a WebDriver session's app, `fleet --webdriver`): its
+        /// view and web process made ahead on the session the page would have had.
+        case prewarmed(PrewarmedView)
     }
 
     /// Where its bridge records go (see `AppEnvironment`).
@@ -65,7 +68,8 @@ package final class StudioPage {
         self.serverOrigin = serverOrigin
         self.environment = environment
         driver = PageDriver(PageSession(context: context, profile: profile, available: available, serverOrigin: serverOrigin))
-        let manager = webkit_user_content_manager_new()!
+        let manager: ContentManagerPointer
+        if case .prewarmed(let warm) = home { manager = warm.manager } else { manager = webkit_user_content_manager_new()! }
         LiveObjects.track(UnsafeMutableRawPointer(manager), as: .contentManager)
         var channelName = ""
         for _ in 0..<4 { channelName += String(UInt32.random(in: .min ... .max), radix: 16) }
@@ -73,6 +77,7 @@ package final class StudioPage {
         switch home {
         case .own(let session, let automation): web = WebPage(.own(session: session, automation: automation), manager: manager, trust: trust)
         case .beside(let other): web = WebPage(.beside(other.web), manager: manager, trust: trust)
+        case .prewarmed(let warm): web = WebPage(.prewarmed(warm), manager: manager, trust: trust)
         }
         LiveObjects.track(UnsafeMutableRawPointer(web.view), as: .webView)
         driver.performer = self
