@@ -101,13 +101,19 @@ public enum JSONWriter {
 /// A growable byte buffer without Array's per-append checks, for the writer's inner loops.
 /// It can start in memory it does not own (the caller's stack) and moves to the heap only
 /// when it outgrows it.
-package struct ByteBuffer: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
-    private var ownsStorage: Bool
+///
+/// Inlinable, storage and all: the contracts' reply writers (in their own targets) append to it
+/// byte by byte, and a call per append — or an unspecialised `withStackStart`, which asks the
+/// runtime for generic metadata on every reply — cost more than the appends themselves.
+/// `@usableFromInline` on the type too: the members of a plain `package` type are not inlined
+/// into another target even when marked `@inlinable` (Swift 6.3, measured).
+@usableFromInline package struct ByteBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
+    @usableFromInline var ownsStorage: Bool
 
-    private init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
+    @inlinable init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
         base = storage.baseAddress!
         capacity = storage.count
         ownsStorage = false
@@ -115,7 +121,7 @@ package struct ByteBuffer: ~Copyable {
 
     /// Runs `body` with an empty buffer whose first 512 bytes are on the stack: most texts
     /// the writer makes (replies, bridge messages) fit there and cost no allocation of their own.
-    package static func withStackStart<T>(_ body: (inout ByteBuffer) -> T) -> T {
+    @inlinable package static func withStackStart<T>(_ body: (inout ByteBuffer) -> T) -> T {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { stack in
             var out = ByteBuffer(borrowing: stack)
             return body(&out)
@@ -124,12 +130,13 @@ package struct ByteBuffer: ~Copyable {
 
     deinit { if ownsStorage { base.deallocate() } }
 
-    @inline(__always) private mutating func reserve(_ extra: Int) {
+    @inlinable @inline(__always) mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         grow(toFit: extra)
     }
 
-    private mutating func grow(toFit extra: Int) {
+    /// Out of line: the rare path of `reserve`.
+    @usableFromInline @inline(never) mutating func grow(toFit extra: Int) {
         var newCapacity = capacity * 2
         while newCapacity < count + extra { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -140,7 +147,7 @@ package struct ByteBuffer: ~Copyable {
         ownsStorage = true
     }
 
-    @inline(__always) package mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
@@ -148,7 +155,7 @@ package struct ByteBuffer: ~Copyable {
 
     /// Up to 16 bytes (keys and most values) move as two overlapping loads and stores each of
     /// the widest size that fits, instead of a call to memmove.
-    @inline(__always) package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let n = bytes.count
         reserve(n)
@@ -168,12 +175,12 @@ package struct ByteBuffer: ~Copyable {
         count += n
     }
 
-    @inline(__always) package mutating func append(_ text: StaticString) {
+    @inlinable @inline(__always) package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// The bytes written so far, for `body` only.
-    package func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    @inlinable package func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         body(UnsafeBufferPointer(start: base, count: count))
     }
 }
