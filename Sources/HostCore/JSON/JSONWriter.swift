@@ -63,22 +63,28 @@ public enum JSONWriter {
     }
 
     package static func writeString(_ s: String, into out: inout ByteBuffer) {
+        // The text read where it is (a native or small string always allows it): no copy of
+        // the string is made, retained and released only to call the mutating `withUTF8`.
+        if s.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, into: &out) }) != nil { return }
         var s = s
-        s.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            if let base = bytes.baseAddress {
-                // Copy each clean run in one go (found eight bytes at a time), then one escape.
-                var runStart = 0
-                while true {
-                    let i = PlainRun.end(base, from: runStart, count: bytes.count)
-                    out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                    guard i < bytes.count else { break }
-                    writeEscape(bytes[i], into: &out)
-                    runStart = i + 1
-                }
+        s.withUTF8 { writeString(utf8: $0, into: &out) }
+    }
+
+    /// The UTF-8 `bytes` as a JSON string, quoted and escaped.
+    @inline(__always) private static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer) {
+        out.append(UInt8(ascii: "\""))
+        if let base = bytes.baseAddress {
+            // Copy each clean run in one go (found eight bytes at a time), then one escape.
+            var runStart = 0
+            while true {
+                let i = PlainRun.end(base, from: runStart, count: bytes.count)
+                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                guard i < bytes.count else { break }
+                writeEscape(bytes[i], into: &out)
+                runStart = i + 1
             }
-            out.append(UInt8(ascii: "\""))
         }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The escape of a quote, backslash or control byte.
