@@ -29,8 +29,11 @@ static size_t one(const char *text, gssize len) {
         json_builder_set_member_name(b, "ok"); json_builder_add_boolean_value(b, TRUE);
         json_builder_set_member_name(b, "payload"); json_builder_begin_object(b);
         if (strcmp(type, "config/get") == 0) {
+            /* The same reply the host writes: every capability of HostCapability, in its order (a
+             * capability added there is added here, or the floor writes less than the host). */
             static const char *caps[] = {"nativeNavigation", "authLifecycle", "nativePresentations", "nativeAlerts",
-                "systemShare", "systemHaptics", "systemQrScanner", "nativeMediaIntake", "deepLinks", "nativeActionMenus"};
+                "systemShare", "systemHaptics", "systemQrScanner", "nativeMediaIntake", "deepLinks", "nativeActionMenus",
+                "nativeActionMenuAnchors", "systemMap"};
             json_builder_set_member_name(b, "protocolVersion"); json_builder_add_int_value(b, 1);
             json_builder_set_member_name(b, "context"); json_builder_add_string_value(b, "main");
             json_builder_set_member_name(b, "capabilities"); json_builder_begin_object(b);

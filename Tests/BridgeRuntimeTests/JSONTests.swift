@@ -99,6 +99,29 @@ struct JSONTests {
         #expect(JSONWriter.string(.number(.nan)) == "null")
     }
 
+    @Test("the writer writes small, long, literal and built strings alike, escapes included",
+          arguments: ["", "a", "a\tb", "q\"", "short\\path/é", "nativeActionMenuAnchors", "a long literal, well past fifteen bytes \u{1F}",
+                      String(repeating: "ab\"c\n", count: 40), String("é😀\r\u{7F}\u{0}x".reversed()), String("--" + "x\u{1}y".dropFirst())])
+    func writerStringKinds(_ text: String) throws {
+        // Each scalar as JSON writes it: the two escapes with a backslash, the three named
+        // controls, other controls as \u00XX, everything else as it is.
+        var expected = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": expected += "\\\""
+            case "\\": expected += "\\\\"
+            case "\n": expected += "\\n"
+            case "\r": expected += "\\r"
+            case "\t": expected += "\\t"
+            case _ where scalar.value < 0x20: expected += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: expected.unicodeScalars.append(scalar)
+            }
+        }
+        expected += "\""
+        #expect(JSONWriter.string(.string(text)) == expected)
+        #expect(try JSONParser.parse(JSONWriter.string(.string(text))) == .string(text))
+    }
+
     @Test("objects compare as JSON: key order does not matter")
     func objectEquality() throws {
         #expect(try JSONParser.parse(#"{"a":1,"b":[1,2]}"#) == JSONParser.parse(#"{"b":[1,2],"a":1}"#))

@@ -66,21 +66,27 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     public struct Member: Sendable {
         public let key: String
         public var value: JSONValue
+
+        @usableFromInline init(key: String, value: JSONValue) { self.key = key; self.value = value }
     }
 
-    public private(set) var members: [Member]
+    /// The members in document order. (Stored under another name so that `appendUnique`, which
+    /// the contracts' reply builders in other targets call a dozen times a reply, can be
+    /// inlined there while the public view stays read-only.)
+    @inlinable public var members: [Member] { storage }
+    @usableFromInline var storage: [Member]
 
-    public init() { members = [] }
+    public init() { storage = [] }
 
     /// An empty object with room for `capacity` members.
-    public init(capacity: Int) {
-        members = []
-        members.reserveCapacity(capacity)
+    @inlinable public init(capacity: Int) {
+        storage = []
+        storage.reserveCapacity(capacity)
     }
 
     public init(_ pairs: [(String, JSONValue)]) {
-        members = []
-        members.reserveCapacity(pairs.count)
+        storage = []
+        storage.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
@@ -96,17 +102,17 @@ public struct JSONObject: Sendable, Equatable, ExpressibleByDictionaryLiteral {
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            if let index = storage.firstIndex(where: { $0.key == key }) {
+                if let newValue { storage[index].value = newValue } else { storage.remove(at: index) }
             } else if let newValue {
-                members.append(Member(key: key, value: newValue))
+                storage.append(Member(key: key, value: newValue))
             }
         }
     }
 
     /// Appends without looking for an existing key; for builders that know keys are unique.
-    package mutating func appendUnique(_ key: String, _ value: JSONValue) {
-        members.append(Member(key: key, value: value))
+    @inlinable package mutating func appendUnique(_ key: String, _ value: JSONValue) {
+        storage.append(Member(key: key, value: value))
     }
 
     /// JSON equality: the same keys with equal values, in any order.

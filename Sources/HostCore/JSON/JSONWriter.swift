@@ -63,22 +63,28 @@ public enum JSONWriter {
     }
 
     package static func writeString(_ s: String, into out: inout ByteBuffer) {
+        // The text read where it is (a native or small string always allows it): no copy of
+        // the string is made, retained and released only to call the mutating `withUTF8`.
+        if s.utf8.withContiguousStorageIfAvailable({ writeString(utf8: $0, into: &out) }) != nil { return }
         var s = s
-        s.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            if let base = bytes.baseAddress {
-                // Copy each clean run in one go (found eight bytes at a time), then one escape.
-                var runStart = 0
-                while true {
-                    let i = PlainRun.end(base, from: runStart, count: bytes.count)
-                    out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                    guard i < bytes.count else { break }
-                    writeEscape(bytes[i], into: &out)
-                    runStart = i + 1
-                }
+        s.withUTF8 { writeString(utf8: $0, into: &out) }
+    }
+
+    /// The UTF-8 `bytes` as a JSON string, quoted and escaped.
+    @inline(__always) private static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteBuffer) {
+        out.append(UInt8(ascii: "\""))
+        if let base = bytes.baseAddress {
+            // Copy each clean run in one go (found eight bytes at a time), then one escape.
+            var runStart = 0
+            while true {
+                let i = PlainRun.end(base, from: runStart, count: bytes.count)
+                out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                guard i < bytes.count else { break }
+                writeEscape(bytes[i], into: &out)
+                runStart = i + 1
             }
-            out.append(UInt8(ascii: "\""))
         }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The escape of a quote, backslash or control byte.
@@ -101,13 +107,19 @@ public enum JSONWriter {
 /// A growable byte buffer without Array's per-append checks, for the writer's inner loops.
 /// It can start in memory it does not own (the caller's stack) and moves to the heap only
 /// when it outgrows it.
-package struct ByteBuffer: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
-    private var ownsStorage: Bool
+///
+/// Inlinable, storage and all: the contracts' reply writers (in their own targets) append to it
+/// byte by byte, and a call per append — or an unspecialised `withStackStart`, which asks the
+/// runtime for generic metadata on every reply — cost more than the appends themselves.
+/// `@usableFromInline` on the type too: the members of a plain `package` type are not inlined
+/// into another target even when marked `@inlinable` (Swift 6.3, measured).
+@usableFromInline package struct ByteBuffer: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
+    @usableFromInline var ownsStorage: Bool
 
-    private init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
+    @inlinable init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
         base = storage.baseAddress!
         capacity = storage.count
         ownsStorage = false
@@ -115,7 +127,7 @@ package struct ByteBuffer: ~Copyable {
 
     /// Runs `body` with an empty buffer whose first 512 bytes are on the stack: most texts
     /// the writer makes (replies, bridge messages) fit there and cost no allocation of their own.
-    package static func withStackStart<T>(_ body: (inout ByteBuffer) -> T) -> T {
+    @inlinable package static func withStackStart<T>(_ body: (inout ByteBuffer) -> T) -> T {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { stack in
             var out = ByteBuffer(borrowing: stack)
             return body(&out)
@@ -124,12 +136,13 @@ package struct ByteBuffer: ~Copyable {
 
     deinit { if ownsStorage { base.deallocate() } }
 
-    @inline(__always) private mutating func reserve(_ extra: Int) {
+    @inlinable @inline(__always) mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
         grow(toFit: extra)
     }
 
-    private mutating func grow(toFit extra: Int) {
+    /// Out of line: the rare path of `reserve`.
+    @usableFromInline @inline(never) mutating func grow(toFit extra: Int) {
         var newCapacity = capacity * 2
         while newCapacity < count + extra { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -140,7 +153,7 @@ package struct ByteBuffer: ~Copyable {
         ownsStorage = true
     }
 
-    @inline(__always) package mutating func append(_ byte: UInt8) {
+    @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
@@ -148,7 +161,7 @@ package struct ByteBuffer: ~Copyable {
 
     /// Up to 16 bytes (keys and most values) move as two overlapping loads and stores each of
     /// the widest size that fits, instead of a call to memmove.
-    @inline(__always) package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let n = bytes.count
         reserve(n)
@@ -168,12 +181,12 @@ package struct ByteBuffer: ~Copyable {
         count += n
     }
 
-    @inline(__always) package mutating func append(_ text: StaticString) {
+    @inlinable @inline(__always) package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// The bytes written so far, for `body` only.
-    package func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    @inlinable package func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         body(UnsafeBufferPointer(start: base, count: count))
     }
 }
