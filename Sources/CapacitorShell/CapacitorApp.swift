@@ -72,13 +72,21 @@ package final class CapacitorApp: HostedApp {
     package var screen: Screen { loading.screen }
     package var hungProcessesEnded: Int { loading.hang.processesEnded }
 
-    package init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false, kiosk kioskOptions: KioskOptions? = nil) {
+    /// `prewarmed`: a fleet's pool slot to run on (its ephemeral session and running web process).
+    package init(launch: CapacitorLaunch, scheme: CapacitorScheme?, environment: AppEnvironment, inspector: Bool = false, kiosk kioskOptions: KioskOptions? = nil,
+                 prewarmed: PrewarmedView? = nil) {
         self.launch = launch
         self.environment = environment
         self.scheme = scheme
         self.kioskOptions = kioskOptions
         loadingLoop = MachineLoop(CapacitorLoading(appName: launch.displayName, kiosk: kioskOptions != nil))
-        let session = environment.automation?.networkSession ?? ProfileSession.make(data: launch.dataDirectory, cache: launch.cacheDirectory)
+        let session: NetworkSessionPointer
+        if let prewarmed {
+            g_mkdir_with_parents(launch.dataDirectory, 0o700)  // the app's own files (secrets, push, permissions)
+            session = prewarmed.session
+        } else {
+            session = environment.automation?.networkSession ?? ProfileSession.make(data: launch.dataDirectory, cache: launch.cacheDirectory)
+        }
         scheme?.serve(session: session)
         // A kiosk hands nothing to the desktop and asks no one.
         let trust = PageTrust(origin: launch.origin, handsOut: kioskOptions == nil, profileData: nil, handoff: environment.handoff,
@@ -88,7 +96,7 @@ package final class CapacitorApp: HostedApp {
         var foregroundRef: (() -> Bool?)?
         var openedRef: ((PluginHostEvent) -> Void)?
         page = CapacitorPage(app: launch.info, origin: launch.originText, session: session, automation: environment.automation != nil,
-                             environment: environment, trust: trust, plugins: launch.plugins) { page in
+                             prewarmed: prewarmed, environment: environment, trust: trust, plugins: launch.plugins) { page in
             CapacitorGlueContext(app: launch.info, dataDirectory: launch.dataDirectory, attended: environment.attended,
                                  environment: environment, window: { windowRef?() }, post: { postRef?($0) },
                                  inForeground: { foregroundRef?() }, permissions: page.web.permissions,

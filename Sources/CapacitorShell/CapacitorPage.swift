@@ -48,8 +48,8 @@ package final class CapacitorPage {
 
     package var view: WebViewPointer { web.view }
 
-    init(app: CapacitorAppInfo, origin: String, session: NetworkSessionPointer, automation: Bool, environment: AppEnvironment,
-         trust: PageTrust, plugins: CapacitorPluginSet, glueContext: (CapacitorPage) -> CapacitorGlueContext) {
+    init(app: CapacitorAppInfo, origin: String, session: NetworkSessionPointer, automation: Bool, prewarmed: PrewarmedView? = nil,
+         environment: AppEnvironment, trust: PageTrust, plugins: CapacitorPluginSet, glueContext: (CapacitorPage) -> CapacitorGlueContext) {
         self.origin = origin
         self.environment = environment
         loop = MachineLoop(CapacitorBridge(app: app, plugins: plugins.types))
@@ -58,10 +58,11 @@ package final class CapacitorPage {
         for _ in 0..<4 { channel += String(UInt32.random(in: .min ... .max), radix: 16) }
         scripts = CapacitorScripts(origin: origin, headers: loop.machine.headers, channel: channel)
         // The page owns this reference to its content manager and drops it in `disconnect`,
-        // after unregistering its handler: the web view holds its own.
-        let manager = webkit_user_content_manager_new()!
+        // after unregistering its handler: the web view holds its own. A prewarmed view comes
+        // with its manager (the reference is handed over with it).
+        let manager = prewarmed?.manager ?? webkit_user_content_manager_new()!
         LiveObjects.track(UnsafeMutableRawPointer(manager), as: .contentManager)
-        web = WebPage(.own(session: session, automation: automation), manager: manager, trust: trust)
+        web = WebPage(prewarmed.map { .prewarmed($0) } ?? .own(session: session, automation: automation), manager: manager, trust: trust)
         LiveObjects.track(UnsafeMutableRawPointer(web.view), as: .webView)
         for (source, world) in [(scripts.runtime, nil as String?), (scripts.relay, CapacitorScripts.worldName)] {
             let script: OpaquePointer? = if let world {

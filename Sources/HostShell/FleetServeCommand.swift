@@ -6,14 +6,15 @@ import HostCore
 import ShellKit
 import StudioShell
 
-/// `hostshell fleet --control SOCKET [--headless]`: one process — one GTK, one display (its own
+/// `hostshell fleet --control SOCKET [--pool K] [--headless]`: one process — one GTK, one display (its own
 /// Xvfb without one, or with `--headless`) — hosting many isolated apps, opened and closed over
 /// SOCKET (`hostshell fleet-ctl`). Each app is read from the arguments its own command takes
 /// (`open` for a saved Studio server, `capacitor` for a Capacitor app) and gets what a process
 /// of its own would: its environment, network session, web process, window and control socket
 /// (`SOCKET.ID`, where `hostshell ctl` works unchanged). The process ends on SIGTERM or Ctrl+C,
 /// closing every app; an app's window closed, its quit or its web process's crash ends or
-/// touches that app only.
+/// touches that app only. `--pool K` keeps K prewarmed throw-away slots (`FleetPool`, default 2;
+/// 0: none), so a throw-away open only loads its page.
 enum FleetServeCommand {
     /// The app kinds a fleet runs, by the command that runs each alone: the one place that names them.
     @MainActor static var openers: [String: FleetOpener] {
@@ -24,6 +25,7 @@ enum FleetServeCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         var control: String?
         var headless = false
+        var pool = FleetPool.defaultSize
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -33,7 +35,9 @@ enum FleetServeCommand {
                 }
                 control = value
             case "--headless": headless = true
-            default: throw UsageError("fleet takes --control SOCKET and --headless, not \(TerminalText.escaped(argument)); the apps' own arguments go to fleet-ctl SOCKET open")
+            case "--pool":
+                do throws(ControlError) { pool = try FleetPool.size(option: rest.popFirst()) } catch { throw UsageError(error.message) }
+            default: throw UsageError("fleet takes --control SOCKET, --pool K and --headless, not \(TerminalText.escaped(argument)); the apps' own arguments go to fleet-ctl SOCKET open")
             }
         }
         guard let control else { throw UsageError("fleet needs --control SOCKET: the socket fleet-ctl opens and closes apps on") }
@@ -53,7 +57,7 @@ enum FleetServeCommand {
             StopSignals.install { g_main_loop_quit(loop) }
             let host: FleetHost
             do throws(UsageError) {
-                host = try FleetHost(socket: control, openers: openers, rendering: rendering, ownDisplay: ownDisplay)
+                host = try FleetHost(socket: control, openers: openers, rendering: rendering, ownDisplay: ownDisplay, pool: pool)
             } catch { return .failure(error) }
             printError("hostshell fleet: serving on \(TerminalText.escaped(control)) (hostshell fleet-ctl \(TerminalText.escaped(control)) open -- capacitor …)")
             g_main_loop_run(loop)

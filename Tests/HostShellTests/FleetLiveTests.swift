@@ -97,8 +97,10 @@ struct FleetLiveTests {
     static let pluginTest = HostShellBinary.root.appendingPathComponent("fixtures/capacitor/plugin-test").path
     static let kinds = ["cookie", "local", "session", "indexedDB", "cache"]
 
+    /// A fleet without a pool (these tests count each app's own web processes; the pool's are
+    /// `FleetPoolLiveTests`').
     static func fleet(_ home: TemporaryHome) throws -> RunningApp {
-        try RunningApp(home: home, arguments: [], command: "fleet")
+        try RunningApp(home: home, arguments: ["--pool", "0"], command: "fleet")
     }
 
     static func fleetCtl(_ fleet: RunningApp, _ arguments: String...) throws -> HostShellBinary.Run {
@@ -280,7 +282,8 @@ struct FleetLiveTests {
             (["open", "--", "capacitor", Self.pluginTest, "--locale", "fr-FR"], 1, "--locale is not for an app in a fleet"),
             (["open", "--", "capacitor", "--web-dir", home.root.appendingPathComponent("nowhere").path], 1, "cannot be used"),
             (["open", "--", "capacitor", Self.pluginTest, "--frobnicate"], 1, "unknown option --frobnicate"),
-            (["open", "--throw-away", "--", "open"], 1, "a throw-away profile is not there yet"),
+            (["open", "--throw-away", "--", "open"], 1, "no servers saved yet"),
+            (["open", "--throw-away", "--", "open", "--credential-store", "secret-service"], 1, "no servers saved yet"),
             (["close", "9"], 1, "no app 9 in this fleet; none is open"),
             (["{\"command\":\"state\"}"], 1, "a fleet's socket takes open, close, list"),
             (["{\"command\":\"open\",\"app\":\"capacitor\",\"arguments\":\"--web-dir x\"}"], 1, "a list of strings"),

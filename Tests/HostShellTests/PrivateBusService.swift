@@ -28,17 +28,8 @@ final class PrivateBusService: @unchecked Sendable {
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        let out = Pipe()
-        daemon.standardOutput = out
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        var text = Data()
-        while !text.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { throw Failure(description: "dbus-daemon ended without an address") }
-            text.append(chunk)
-        }
-        address = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let printed = try runUntilFirstLine(daemon) else { throw Failure(description: "dbus-daemon ended without an address") }
+        address = printed
         let thread = Thread { [unowned self] in self.serve(name: name, xml: xml, register: register) }
         thread.start()
         served.wait()

@@ -31,3 +31,20 @@ final class ServingProcess {
     deinit { stop() }
 }
 
+
+/// Starts `process` (a daemon that prints where it listens as its first line: a bus address, a
+/// display number) with its standard output on a pipe, and returns that line once it is there;
+/// nil when the process ended without printing one.
+func runUntilFirstLine(_ process: Process) throws -> String? {
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var text = Data()
+    while !text.contains(UInt8(ascii: "\n")) {
+        let chunk = out.fileHandleForReading.availableData  // waits for more, or the end
+        if chunk.isEmpty { return nil }
+        text.append(chunk)
+    }
+    return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -44,7 +44,10 @@ extension CapacitorCommand {
             log?.close()
             throw error
         }
-        let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector)
+        // A throw-away app runs on a prewarmed slot of the fleet's pool when one is ready: its
+        // session and web process are there already, only its page is left to load.
+        let prewarmed = opening.profileRoot != nil ? opening.takeSlot() : nil
+        let app = CapacitorApp(launch: launch, scheme: scheme, environment: environment, inspector: options.inspector, prewarmed: prewarmed)
         for (change, kinds) in options.privacy.changes { environment.simulator.setPrivacy(change, kinds, app: app) }
         let control: ControlServer
         do throws(UsageError) { control = try opening.serve(app, allowEval: options.allowEval) } catch {

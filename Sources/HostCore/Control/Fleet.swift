@@ -163,6 +163,8 @@ public struct FleetBook: Sendable, Equatable {
         public let throwAway: Bool
         public var name: String
         public var open: Bool
+        /// It runs on a prewarmed slot of the fleet's pool (`FleetPool`).
+        public var pooled = false
     }
 
     public private(set) var entries: [Entry] = []
@@ -189,9 +191,12 @@ public struct FleetBook: Sendable, Equatable {
         return entry
     }
 
-    /// The app reserved as `id` is open.
-    public mutating func opened(_ id: String) {
-        if let index = entries.firstIndex(where: { $0.id == id }) { entries[index].open = true }
+    /// The app reserved as `id` is open (`pooled`: on a slot of the fleet's pool).
+    public mutating func opened(_ id: String, pooled: Bool = false) {
+        if let index = entries.firstIndex(where: { $0.id == id }) {
+            entries[index].open = true
+            entries[index].pooled = pooled
+        }
     }
 
     /// Takes app `id` out of the book (its opening failed, it was closed, or it ended): its
@@ -208,7 +213,8 @@ public struct FleetBook: Sendable, Equatable {
     /// One app as `open` and `list` answer it.
     public static func json(_ entry: Entry) -> JSONValue {
         ["id": .string(entry.id), "app": .string(entry.kind), "name": .string(entry.name), "control": .string(entry.socket),
-         "profile": .string(entry.profile), "throwAway": .bool(entry.throwAway), "open": .bool(entry.open)]
+         "profile": .string(entry.profile), "throwAway": .bool(entry.throwAway), "open": .bool(entry.open),
+         "pooled": .bool(entry.pooled)]
     }
 
     /// `list`'s answer.

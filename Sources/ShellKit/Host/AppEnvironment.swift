@@ -25,6 +25,9 @@ package struct AppEnvironment {
     /// Whether a person can answer the pages' questions (permission prompts): false when the
     /// app runs on a display it started itself (`--check` without one).
     package var attended = true
+    /// A throw-away profile's home (a fleet's `--throw-away` app): the app's profile directories
+    /// are made under it, not in the user's directories (nil: the user's).
+    package var profileRoot: String?
     /// The device the window imitates (`--device`, `--orientation`; the desktop by default):
     /// its chrome, `ctl rotate`, `ctl status-bar` and `ctl state`'s `device`.
     package var device: DeviceHost

@@ -14,6 +14,10 @@ package struct FleetOpening {
     /// The fleet runs on a display it started itself: no one answers the pages' questions.
     package let ownDisplay: Bool
     package let ended: @MainActor () -> Void
+    /// A prewarmed slot of the fleet's pool for a throw-away open, out of the pool for good
+    /// (nil: none ready, or the open is not throw-away). An opener that can run its app on a
+    /// `PrewarmedView` asks once, when it builds its page.
+    package let takeSlot: @MainActor () -> PrewarmedView?
 
     /// The app's control server on its socket: the core's `ControlHandler`, except for the
     /// commands whose effect is the whole process's in a fleet (`FleetRules.refusal`).
@@ -71,8 +75,11 @@ package final class FleetHost {
     private let throwAwayRoot: String
     private let events = EventStream()
     private var server: ControlServer?
+    /// Prewarmed throw-away slots (`--pool`).
+    private var slots: FleetSlots?
 
-    package init(socket: String, openers: [String: FleetOpener], rendering: RenderingChoice?, ownDisplay: Bool) throws(UsageError) {
+    package init(socket: String, openers: [String: FleetOpener], rendering: RenderingChoice?, ownDisplay: Bool,
+                 pool: Int = FleetPool.defaultSize) throws(UsageError) {
         self.socket = socket
         self.openers = openers
         self.rendering = rendering
@@ -82,12 +89,16 @@ package final class FleetHost {
             guard let self else { return answer(ControlResponse.failure(request.id, ControlError("the fleet is ending"))) }
             answer(self.handle(request))
         }
+        slots = FleetSlots(size: pool) { [weak self] in (self?.book.entries.count ?? 0, self?.book.limit ?? 0) }
     }
 
     private func handle(_ request: ControlRequest) -> String {
         do throws(ControlError) {
             switch try FleetCommand.decode(request.command, kinds: openers.keys.sorted()) {
-            case .list: return ControlResponse.ok(request.id, book.json)
+            case .list:
+                var list = book.json.objectValue ?? [:]
+                list["pool"] = slots?.json ?? .null
+                return ControlResponse.ok(request.id, .object(list))
             case .close(let id):
                 try close(id)
                 return ControlResponse.ok(request.id, ["closed": .string(id)])
@@ -108,9 +119,14 @@ package final class FleetHost {
         }
         let root = throwAway ? throwAwayRoot + "/" + id : nil
         func removeRoot() { if let root { try? FileManager.default.removeItem(atPath: root) } }
-        let opening = FleetOpening(control: control, profileRoot: root, rendering: rendering, ownDisplay: ownDisplay) { [weak self] in
+        var pooled = false
+        let opening = FleetOpening(control: control, profileRoot: root, rendering: rendering, ownDisplay: ownDisplay, ended: { [weak self] in
             self?.ended(id)
-        }
+        }, takeSlot: { [weak self] in
+            let view = self?.slots?.take(throwAway: throwAway)
+            pooled = pooled || view != nil
+            return view
+        })
         let launch: FleetLaunch
         do throws(UsageError) { launch = try opener(arguments, opening) } catch {
             removeRoot()
@@ -130,8 +146,9 @@ package final class FleetHost {
             throw ControlError("open: \(error.message)")
         }
         members[id] = member
-        book.opened(id)
+        book.opened(id, pooled: pooled)
         entry.open = true
+        entry.pooled = pooled
         // The person closing the app's window ends that app, not the fleet: closed as a request
         // would (the window kept until its app has let go of it). An app that answers the
         // close itself (Studio saves its size, then quits) does so first and tells `ended`.
@@ -152,6 +169,7 @@ package final class FleetHost {
         member.control.stop()
         member.finish()
         if entry.throwAway { try? FileManager.default.removeItem(atPath: throwAwayRoot + "/" + id) }
+        slots?.refill()  // room for a slot again, if the fleet was full
         printError("hostshell fleet: app \(id) (\(TerminalText.escaped(entry.name))) closed")
     }
 
@@ -164,6 +182,7 @@ package final class FleetHost {
 
     /// Ends every app, then the fleet's socket: the process is ending.
     package func stop() {
+        slots?.stop()
         for entry in book.entries { try? close(entry.id) }
         server?.stop()
         server = nil

@@ -84,6 +84,9 @@ package final class WebPage {
         /// In `page`'s web process and network session (and its automation mode): a page more,
         /// not a process more.
         case beside(WebPage)
+        /// A view made ahead with its own session and web process (a fleet's pool slot), its
+        /// manager the one the page is given: the page takes it over.
+        case prewarmed(PrewarmedView)
     }
 
     package init(_ home: Home, manager: ContentManagerPointer, trust: PageTrust) {
@@ -98,6 +101,10 @@ package final class WebPage {
         case .beside(let other):
             view = cgtk_web_view_new_related(other.view, manager)
             sharesProcess = true
+        case .prewarmed(let warm):
+            warm.handOver()
+            view = warm.view
+            sharesProcess = false
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]

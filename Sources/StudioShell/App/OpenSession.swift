@@ -82,7 +82,7 @@ package final class OpenSession {
         self.networkSession = networkSession
         page = StudioPage(.own(session: networkSession, automation: environment.automation != nil), context: .main, profile: device,
                           serverOrigin: record.address.origin, available: Self.capabilities(kiosk: kiosk), environment: environment,
-                          trust: PageTrust(origin: record.address.origin, handsOut: kiosk == nil, profileData: ServerStoreFile.profileDirectories(for: record.id).data, handoff: environment.handoff,
+                          trust: PageTrust(origin: record.address.origin, handsOut: kiosk == nil, profileData: ServerStoreFile.profileDirectories(for: record.id, root: environment.profileRoot).data, handoff: environment.handoff,
                                            attended: environment.attended && kiosk == nil, name: record.name))
         auth = ServerAuth(record: record, store: credentials, networkSession: networkSession)
         let settings = webkit_web_view_get_settings(page.view)

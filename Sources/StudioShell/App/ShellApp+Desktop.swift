@@ -82,7 +82,7 @@ extension ShellApp {
         let size = window.host.size
         let now = RememberedWindowSize(width: size.width, height: size.height, maximized: gtk_window_is_maximized(handle) != 0)
         guard now != remembered, RememberedWindowSize.sides.contains(now.width), RememberedWindowSize.sides.contains(now.height) else { return }
-        if WindowSizeFile.save(now, serverId: session.record.id) { remembered = now }
+        if WindowSizeFile.save(now, serverId: session.record.id, root: environment.profileRoot) { remembered = now }
     }
 
     /// The app's part of `ctl state` about the desktop: the open dialogs and the remembered size.
@@ -104,17 +104,17 @@ extension ShellApp {
 /// The remembered window size in a server's profile (`window.json` beside its website data).
 @MainActor
 package enum WindowSizeFile {
-    package static func path(_ serverId: String) -> String {
-        ServerStoreFile.profileDirectories(for: serverId).data + "/" + RememberedWindowSize.fileName
+    package static func path(_ serverId: String, root: String? = nil) -> String {
+        ServerStoreFile.profileDirectories(for: serverId, root: root).data + "/" + RememberedWindowSize.fileName
     }
 
-    package static func load(serverId: String) -> RememberedWindowSize? {
-        guard let bytes = try? FileReading.bytes(path(serverId), limit: 4 << 10) else { return nil }
+    package static func load(serverId: String, root: String? = nil) -> RememberedWindowSize? {
+        guard let bytes = try? FileReading.bytes(path(serverId, root: root), limit: 4 << 10) else { return nil }
         return RememberedWindowSize.parse(String(decoding: bytes, as: UTF8.self))
     }
 
-    static func save(_ size: RememberedWindowSize, serverId: String) -> Bool {
-        (try? AtomicFile.write(Array(size.fileText.utf8), to: path(serverId), what: "the window size")) != nil
+    static func save(_ size: RememberedWindowSize, serverId: String, root: String? = nil) -> Bool {
+        (try? AtomicFile.write(Array(size.fileText.utf8), to: path(serverId, root: root), what: "the window size")) != nil
     }
 }
 

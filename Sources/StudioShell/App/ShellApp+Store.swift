@@ -74,7 +74,7 @@ extension ShellApp {
     func removeForgottenProfiles() {
         let saved = Set(records.map(\.id))
         for id in forgotten where !saved.contains(id) {
-            let directories = ServerStoreFile.profileDirectories(for: id)
+            let directories = ServerStoreFile.profileDirectories(for: id, root: environment.profileRoot)
             removeTree(directories.data)
             removeTree(directories.cache)
         }

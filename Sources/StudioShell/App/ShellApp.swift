@@ -67,7 +67,7 @@ package final class ShellApp {
                               networkSession: environment.networkSession(forServer: record.id), environment: environment,
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         networkSessions[record.id] = session.networkSession
-        remembered = WindowSizeFile.load(serverId: record.id)
+        remembered = WindowSizeFile.load(serverId: record.id, root: environment.profileRoot)
         let starting = RememberedWindowSize.starting(remembered: remembered, device: device, deviceAsked: deviceAsked)
         window = StudioWindow(view: session.view, title: Self.title(record), subtitle: record.address.normalized,
                               size: (starting.width, starting.height), kiosk: kioskOptions != nil,
@@ -158,7 +158,7 @@ package final class ShellApp {
                               networkSession: networkSession(for: record), environment: environment,
                               prewarmSheets: prewarmSheets, kiosk: kioskOptions)
         attach(session)
-        remembered = WindowSizeFile.load(serverId: record.id)
+        remembered = WindowSizeFile.load(serverId: record.id, root: environment.profileRoot)
         // Closed while its widgets are still in the window (its sheet and menus come out of
         // them); only then does the window let go of its view.
         if !previousClosed { previous.close() }

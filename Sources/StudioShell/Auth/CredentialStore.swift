@@ -14,10 +14,23 @@ package final class CredentialStore {
     let kind: Kind
     /// Why this store was chosen, for the start-up report.
     let reason: String
+    /// A throw-away profile's home: the file store's credentials go under it (`withProfileRoot`).
+    private var profileRoot: String?
 
-    private init(kind: Kind, reason: String) {
+    private init(kind: Kind, reason: String, profileRoot: String? = nil) {
         self.kind = kind
         self.reason = reason
+        self.profileRoot = profileRoot
+    }
+
+    /// The store for an app on a throw-away profile (a fleet's `--throw-away`): the file in that
+    /// profile. The Secret Service's entries are the server id's, shared by every profile of it,
+    /// so asking for it is refused.
+    package static func forThrowAwayProfile(_ root: String, preference: String) throws(UsageError) -> CredentialStore {
+        guard preference != "secret-service" else {
+            throw UsageError("a throw-away profile keeps its credential in its own file: the Secret Service's entries are the server's, shared with every profile of it")
+        }
+        return CredentialStore(kind: .file, reason: "in the throw-away profile's owner-only file", profileRoot: root)
     }
 
     /// `preference`: "auto" (the Secret Service if it answers, else the file), "secret-service"
@@ -39,8 +52,8 @@ package final class CredentialStore {
 
     private static func attributes(for server: String) -> [String: String] { ["server": server] }
 
-    static func filePath(for server: String) -> String {
-        ServerStoreFile.profileDirectories(for: server).data + "/credential.json"
+    func filePath(for server: String) -> String {
+        ServerStoreFile.profileDirectories(for: server, root: profileRoot).data + "/credential.json"
     }
 
     // MARK: reading and writing
@@ -58,13 +71,13 @@ package final class CredentialStore {
                 return nil
             }
         case .file:
-            let path = Self.filePath(for: server)
+            let path = filePath(for: server)
             guard access(path, F_OK) == 0, let bytes = try? FileReading.bytes(path, limit: Credential.maxStoredBytes) else { return nil }
             text = String(decoding: bytes, as: UTF8.self)
         }
         guard let credential = Credential(storedForm: text) else {
             printError("hostshell: warning: the saved credential for \(server) is damaged; sign in again")
-            if kind == .file { rename(Self.filePath(for: server), Self.filePath(for: server) + ".damaged") }
+            if kind == .file { rename(filePath(for: server), filePath(for: server) + ".damaged") }
             return nil
         }
         return credential
@@ -94,20 +107,27 @@ package final class CredentialStore {
             }
         case .file:
             do throws(UsageError) {
-                try AtomicFile.write(Array(text.utf8), to: Self.filePath(for: server), what: "the credential")
+                try AtomicFile.write(Array(text.utf8), to: filePath(for: server), what: "the credential")
             } catch { failed(error) }
         }
     }
 
     /// `delete`, once the keyring writes under way have ended.
     func deleteAfterWrites(_ server: String) {
-        if writing == 0 { Self.delete(server) } else { afterWrites.append { Self.delete(server) } }
+        // A throw-away profile's store forgets its own file only: the keyring's entry and the
+        // user's file are the saved server's, not this profile's.
+        let forget: () -> Void = if let root = profileRoot {
+            { unlink(ServerStoreFile.profileDirectories(for: server, root: root).data + "/credential.json") }
+        } else {
+            { Self.delete(server) }
+        }
+        if writing == 0 { forget() } else { afterWrites.append(forget) }
     }
 
     /// Forgets the server's credential (sign-out, removal). Also clears the other store's copy,
     /// so switching stores never leaves a credential behind.
     static func delete(_ server: String) {
         try? keyring.clear(attributes(for: server))
-        unlink(filePath(for: server))
+        unlink(ServerStoreFile.profileDirectories(for: server).data + "/credential.json")
     }
 }

@@ -8,24 +8,33 @@ extension OpenCommand {
     /// takes, with the fleet's control socket, on the server's own profile — what a run of its
     /// own gives: its environment, network session, web processes, window, control socket and
     /// sign-in credential. Closing its window or quitting it (`ctl action quit`) ends this app
-    /// only. Not here yet: a throw-away profile (a Studio profile is its saved server's).
+    /// only. With a throw-away profile (`--throw-away`) the server's profile directories are made
+    /// under the fleet's root for this app (`AppEnvironment.profileRoot`), its credential in
+    /// that profile's owner-only file, and go with it.
     @MainActor package static func fleetLaunch(_ arguments: [String], _ opening: FleetOpening) throws(UsageError) -> FleetLaunch {
-        guard opening.profileRoot == nil else {
-            throw UsageError("a Studio server opens on its saved server's profile; a throw-away profile is not there yet for open in a fleet")
-        }
         let options = try parse(arguments + ["--control", opening.control])
         let (records, record) = try chosen(id: options.id, openURL: options.openURL)
-        return FleetLaunch(name: ShellApp.title(record), profile: ServerStoreFile.profileDirectories(for: record.id).data) { () throws(UsageError) -> FleetMember in
+        if let root = opening.profileRoot {
+            // Refused before anything is made: the keyring's entries are the server's.
+            _ = try CredentialStore.forThrowAwayProfile(root, preference: options.credentialStore)
+        }
+        return FleetLaunch(name: ShellApp.title(record), profile: ServerStoreFile.profileDirectories(for: record.id, root: opening.profileRoot).data) { () throws(UsageError) -> FleetMember in
             try start(options, records: records, record: record, opening)
         }
     }
 
     @MainActor private static func start(_ options: Options, records: [ServerRecord], record: ServerRecord, _ opening: FleetOpening) throws(UsageError) -> FleetMember {
-        let credentials = try CredentialStore.choose(options.credentialStore)
+        let credentials: CredentialStore
+        if let root = opening.profileRoot {
+            credentials = try CredentialStore.forThrowAwayProfile(root, preference: options.credentialStore)
+        } else {
+            credentials = try CredentialStore.choose(options.credentialStore)
+        }
         printError("hostshell: \(TerminalText.escaped(record.name)): sign-in credentials are kept \(credentials.reason)")
         let log = try options.bridgeLog.map { path throws(UsageError) in try LogFile(path: path, option: "--bridge-log") }
         var environment = AppEnvironment(rendering: opening.rendering, bridgeLog: log)
         environment.attended = !opening.ownDisplay
+        environment.profileRoot = opening.profileRoot
         environment.device = DeviceHost(options.choice, ownDisplay: opening.ownDisplay)
         let app = ShellApp(records: records, opening: record, device: options.choice.profile, inspector: options.inspector, credentials: credentials,
                            environment: environment, prewarmSheets: options.prewarmSheets, deviceAsked: options.deviceAsked)

@@ -23,9 +23,10 @@ package struct ServerStoreFile {
     }
 
     /// Website data and cache of one server's profile.
-    static func profileDirectories(for id: String) -> (data: String, cache: String) {
-        (String(cString: g_get_user_data_dir()) + "/hostshell/servers/" + id,
-         String(cString: g_get_user_cache_dir()) + "/hostshell/servers/" + id)
+    /// `root`: a throw-away profile's home (`ROOT/data/…`, `ROOT/cache/…`) instead of the user's.
+    static func profileDirectories(for id: String, root: String? = nil) -> (data: String, cache: String) {
+        ((root.map { $0 + "/data" } ?? String(cString: g_get_user_data_dir())) + "/hostshell/servers/" + id,
+         (root.map { $0 + "/cache" } ?? String(cString: g_get_user_cache_dir())) + "/hostshell/servers/" + id)
     }
 
     /// The saved servers. A missing file is an empty list; a damaged one is moved aside (under
@@ -194,7 +195,7 @@ package func removeTree(_ path: String) {
 extension AppEnvironment {
     /// A saved server's network session, in its profile directories.
     func networkSession(forServer id: String) -> NetworkSessionPointer {
-        let directories = ServerStoreFile.profileDirectories(for: id)
+        let directories = ServerStoreFile.profileDirectories(for: id, root: profileRoot)
         return networkSession(data: directories.data, cache: directories.cache)
     }
 }
