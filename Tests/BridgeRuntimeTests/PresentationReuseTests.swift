@@ -122,6 +122,32 @@ struct PresentationReuseTests {
         #expect(T.made(life.reduce(.mainReady(true))) == [2], "main's new document is ready: prewarmed afresh")
     }
 
+    @Test("sign-out or /login: the hidden page goes and none is made beside the leaving document; main's next one gets exactly one")
+    func noPageForLeavingDocument() {
+        var life = T.prewarmed()
+        _ = Self.openAndShow(&life, 1)
+        _ = life.reduce(.dismissRequested)
+        let discarded = life.reduce(.discardHidden)
+        #expect(T.discarded(discarded) == [1] && T.made(discarded).isEmpty, "no page boots with the sign-in that is ending")
+        // Main's session keeps reporting the old document ready until it is replaced.
+        #expect(T.made(life.reduce(.mainReady(true))).isEmpty)
+        #expect(T.toMain(life.reduce(.mainReady(true))).isEmpty, "sheets stay available: an open builds its page")
+        #expect(life.availableToMain)
+        #expect(T.made(life.reduce(.mainDocumentChanged)).isEmpty)
+        #expect(T.made(life.reduce(.mainReady(true))) == [2], "main's next document is prewarmed once")
+        #expect(T.made(life.reduce(.mainReady(true))).isEmpty)
+        #expect(life.pagesMade == 2)
+    }
+
+    @Test("an open between a sign-out's discard and main's next document builds its own page")
+    func openAfterDiscardHidden() {
+        var life = T.prewarmed()
+        _ = life.reduce(.discardHidden)
+        let opened = life.reduce(.open(Self.request(1), now: 1))
+        #expect(T.made(opened) == [2] && !life.rebuildOnOpen)
+        #expect(life.shown?.waitingForReady == true)
+    }
+
     @Test("while a sheet shows, nothing but its own failure or end takes its page")
     func shownPageKept() {
         var life = T.prewarmed()

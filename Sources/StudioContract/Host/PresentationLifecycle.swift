@@ -273,7 +273,13 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             return release(id)
 
         case .discardHidden:
-            return shown == nil ? discardPage() : []
+            // The page goes with the sign-in it booted with, and none is made for main's current
+            // document: it is on its way out (a sign-out reloads, `/login` navigates). A page made
+            // now would boot beside a main that is deleting its cookies and starting a load; main's
+            // next document gets one once it is ready, and an open before then builds its own.
+            guard shown == nil else { return [] }
+            rebuildOnOpen = true
+            return discardPage()
 
         case .memoryPressure:
             let pause = timers.start(.pressurePause, after: Self.pressurePause)
