@@ -48,6 +48,10 @@ enum HostShellBinary {
         return path
     }()
 
+    /// No display given: the app starts an Xvfb of its own (`HeadlessDisplay`), apart from the
+    /// display the suites share.
+    static let ownDisplay = ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = url

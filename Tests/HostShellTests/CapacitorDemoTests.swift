@@ -7,7 +7,9 @@ struct CapacitorDemoTests {
     func tour() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-capdemo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        let run = try HostShellBinary.run(["demo", "--capacitor", "--headless", "--out", out.path, "--step-timeout", "60"])
+        // On an X server of its own: its menus grab the pointer, which another suite's menus on the
+        // shared display would take down ("GTK took it down at once").
+        let run = try HostShellBinary.run(["demo", "--capacitor", "--headless", "--out", out.path, "--step-timeout", "60"], environment: HostShellBinary.ownDisplay)
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)\n\((try? String(contentsOf: out.appendingPathComponent("app.log"), encoding: .utf8)) ?? "")")
         #expect(run.stdout.contains("Capacitor demo tour passed."))
         let state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("state.json"))) as? [String: Any])

@@ -89,7 +89,9 @@ struct DemoTourTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         // A generous step limit: this machine is shared, and suites run side by side.
-        let run = try HostShellBinary.run(["demo", "--headless", "--device", "phone", "--device", "desktop", "--out", out.path, "--step-timeout", "60"])
+        // On an X server of its own: its menus grab the pointer, which another suite's menus on the
+        // shared display would take down ("GTK took it down at once").
+        let run = try HostShellBinary.run(["demo", "--headless", "--device", "phone", "--device", "desktop", "--out", out.path, "--step-timeout", "60"], environment: HostShellBinary.ownDisplay)
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         #expect(run.stdout.contains("Demo tour passed on phone, desktop."))
         let state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("state.json"))) as? [String: Any])
