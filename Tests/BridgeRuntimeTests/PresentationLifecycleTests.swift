@@ -96,26 +96,35 @@ struct PresentationLifecycleTests {
         let opened = life.reduce(.open(Self.request, now: 10))
         #expect(opened.contains(.showSheet(Self.request)))
         #expect(Self.toSheet(opened) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
+        #expect(opened.contains(.waitForPaint(presentationId: "p1")), "the paint wait starts with the show")
         #expect(Self.toMain(opened) == [.presentationAvailable(false)])
-        #expect(life.reduce(.painted(presentationId: "p1", now: 10.01, seen: true)).isEmpty, "not revealed before Studio accepted the show")
-        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: true)) == [.waitForPaint(presentationId: "p1")])
-        #expect(life.reduce(.painted(presentationId: "p1", now: 10.05, seen: true)) == [.reveal])
-        #expect(life.lastOpen == OpenTiming(milliseconds: (10.05 - 10) * 1000, prewarmed: true))
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.03, seen: true)).isEmpty, "not revealed before Studio accepted the show")
+        #expect(life.reduce(.painted(presentationId: "p1", now: 10.04, seen: true)).isEmpty, "one paint counts")
+        #expect(life.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 10.05)) == [.reveal], "painted and accepted: revealed")
+        #expect(life.lastOpen == OpenTiming(milliseconds: (10.05 - 10) * 1000, prewarmed: true), "timed to the later of the two")
+        var answeredFirst = Self.prewarmed()
+        _ = answeredFirst.reduce(.open(Self.request, now: 10))
+        #expect(answeredFirst.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 10.01)).isEmpty, "not before its paint")
+        #expect(answeredFirst.reduce(.painted(presentationId: "p1", now: 10.03, seen: false)) == [.reveal])
+        #expect(answeredFirst.lastOpen == OpenTiming(milliseconds: (10.03 - 10) * 1000, prewarmed: true, painted: false))
         #expect(life.reduce(.open(Self.request, now: 11)).isEmpty, "one sheet at a time")
 
         let dismissed = life.reduce(.dismissRequested)
         #expect(Self.toSheet(dismissed) == [.dismissPresentation(presentationId: "p1")])
-        #expect(Self.toMain(dismissed) == [.presentationEnded(presentationId: "p1")])
-        #expect(Self.discarded(dismissed) == [1] && Self.made(dismissed) == [2], "the used page goes; a fresh one is prewarmed")
-        #expect(life.lastSize == .compact, "the next page waits at the last sheet's size")
-        #expect(dismissed.contains(.makePage(id: 2, size: .compact)))
+        #expect(Self.toMain(dismissed) == [.presentationEnded(presentationId: "p1"), .presentationAvailable(true)], "ended, and offered again at once")
+        #expect(dismissed.contains(.hideSheet))
+        #expect(Self.discarded(dismissed).isEmpty && Self.made(dismissed).isEmpty, "the page is kept for the next sheet (§6)")
+        #expect(life.page?.id == 1 && life.page?.ready == true)
+        #expect(life.lastSize == .compact, "a page made later waits at the last sheet's size")
     }
 
-    @Test("a refused show dismisses; a close or navigate from the sheet dismisses, navigate then opens the path in main")
+    @Test("a refused show fails the sheet; a close or navigate from the sheet dismisses, navigate then opens the path in main")
     func endings() {
         var refused = Self.prewarmed()
         _ = refused.reduce(.open(Self.request, now: 0))
-        #expect(Self.toMain(refused.reduce(.showAnswered(presentationId: "p1", accepted: false))).contains(.presentationEnded(presentationId: "p1")))
+        let refusal = refused.reduce(.showAnswered(presentationId: "p1", accepted: false, now: 0))
+        #expect(refusal.first == .showFailure(.refused), "a refused show keeps the sheet, failed (§6)")
+        #expect(Self.toMain(refusal).isEmpty)
 
         var closing = Self.prewarmed()
         _ = closing.reduce(.open(Self.request, now: 0))
@@ -126,7 +135,7 @@ struct PresentationLifecycleTests {
         var navigating = Self.prewarmed()
         _ = navigating.reduce(.open(Self.request, now: 0))
         let main = Self.toMain(navigating.reduce(.navigateRequested(presentationId: "p1", path: "/media")))
-        #expect(main == [.presentationEnded(presentationId: "p1"), .deepLink(path: "/media")])
+        #expect(main == [.presentationEnded(presentationId: "p1"), .deepLink(path: "/media"), .presentationAvailable(true)])
     }
 
     @Test("on demand: without prewarming, main is offered sheets at once; the page loads on open and shows when ready")
@@ -141,13 +150,19 @@ struct PresentationLifecycleTests {
         #expect(life.shown?.prewarmed == false)
         #expect(Self.toSheet(life.reduce(.pageReady(page: 1))) == [.showPresentation(presentationId: "p1", path: "/__native/modal/a")])
 
-        // A page that never gets ready closes the sheet after 20 s.
+        // Dismissed, the page made on demand goes: nothing is kept without prewarming.
+        _ = life.reduce(.showAnswered(presentationId: "p1", accepted: true, now: 0))
+        let dismissed = life.reduce(.dismissRequested)
+        #expect(Self.discarded(dismissed) == [1] && Self.made(dismissed).isEmpty)
+
+        // A page that never gets ready fails the sheet after 20 s: it stays, with Retry.
         var stuck = Life(prewarms: false)
         _ = stuck.reduce(.mainReady(true))
         _ = stuck.reduce(.open(Self.request, now: 0))
         let late = stuck.reduce(.timerFired(.ready))
-        #expect(Self.toMain(late).contains(.presentationEnded(presentationId: "p1")))
-        #expect(stuck.shown == nil)
+        #expect(late.contains(.showFailure(.unavailable)))
+        #expect(Self.toMain(late).isEmpty)
+        #expect(stuck.shown?.failure == .unavailable)
     }
 
     @Test("memory pressure drops the prewarmed page, not a sheet in use, and pauses prewarming for 60 s")
@@ -168,7 +183,7 @@ struct PresentationLifecycleTests {
         #expect(Self.discarded(inUse.reduce(.memoryPressure)).isEmpty, "the sheet shown keeps its page")
     }
 
-    @Test("a failed sheet page is replaced; with a sheet showing, the sheet ends")
+    @Test("a hidden page that fails is rebuilt on the next open; a shown one keeps its sheet, failed")
     func failures() {
         var life = Self.prewarmed()
         let failed = life.reduce(.pageFailed(page: 1))
@@ -177,12 +192,23 @@ struct PresentationLifecycleTests {
         #expect(life.lettingGo.isEmpty)
         #expect(Self.toMain(failed) == [.presentationAvailable(false)])
         #expect(life.reduce(.pageFailed(page: 1)).isEmpty, "an old page's report")
-        #expect(Self.made(life.reduce(.mainReady(true))) == [2], "main said it is ready again: a fresh page")
+        let back = life.reduce(.mainReady(true))
+        #expect(Self.made(back).isEmpty, "main is ready again: the page is rebuilt on the next open, not now (§6)")
+        #expect(Self.toMain(back) == [.presentationAvailable(true)], "sheets are offered meanwhile")
+        let opened = life.reduce(.open(Self.request, now: 0))
+        #expect(Self.made(opened) == [2] && life.shown?.waitingForReady == true)
         _ = life.reduce(.pageReady(page: 2))
-        _ = life.reduce(.open(Self.request, now: 0))
-        #expect(Self.toMain(life.reduce(.pageFailed(page: 2))).contains(.presentationEnded(presentationId: "p1")))
+        let ended = life.reduce(.pageFailed(page: 2))
+        #expect(ended.first == .showFailure(.ended) && Self.toMain(ended).isEmpty, "the sheet stays, failed")
+        #expect(Self.discarded(ended) == [2] && Self.released(ended) == [2])
         _ = life.reduce(.mainReady(true))
-        #expect(Self.discarded(life.reduce(.discardPrewarmed)) == [3], "/login drops the prewarmed page")
+        #expect(life.page == nil, "nothing is prewarmed while the failed sheet shows")
+        let closed = life.reduce(.dismissRequested)
+        #expect(Self.toSheet(closed).isEmpty, "its page is gone: only main hears the end")
+        #expect(Self.toMain(closed).first == .presentationEnded(presentationId: "p1"))
+        #expect(Self.made(closed) == [3], "prewarmed again once the failed sheet is gone")
+        _ = life.reduce(.pageReady(page: 3))
+        #expect(Self.discarded(life.reduce(.discardHidden)) == [3], "/login or a sign-out drops the hidden page")
     }
 
     @Test("a sheet header's back button reports the action back; only close dismisses")
@@ -221,7 +247,11 @@ struct PresentationLifecycleTests {
     @Test("a new document in main ends the sheet it had open")
     func mainNavigated() {
         var life = Self.prewarmed()
-        #expect(life.reduce(.mainDocumentChanged).isEmpty, "nothing shown: nothing to end")
+        let nothingShown = life.reduce(.mainDocumentChanged)
+        #expect(Self.toSheet(nothingShown).isEmpty && Self.toMain(nothingShown) == [.presentationAvailable(false)],
+                "nothing shown: nothing to end; main is not ready until its new document says so")
+        _ = life.reduce(.mainReady(true))
+        _ = life.reduce(.pageReady(page: 2))
         _ = life.reduce(.open(Self.request, now: 0))
         let ended = life.reduce(.mainDocumentChanged)
         #expect(Self.toSheet(ended) == [.dismissPresentation(presentationId: "p1")])
@@ -247,12 +277,15 @@ struct PresentationLifecycleTests {
     @Test("a page let go of is kept until it says its replies have run, or for letGoLimit at most, then released once")
     func letGoUntilRepliesRun() {
         var life = Self.showing()
-        let closed = life.reduce(.closeRequested(presentationId: "p1"))
+        #expect(Self.discarded(life.reduce(.closeRequested(presentationId: "p1"))).isEmpty, "kept for the next sheet")
+        let closed = life.reduce(.discardHidden)
         #expect(Self.discarded(closed) == [1] && Self.asked(closed) == [1])
         #expect(closed.contains(.timer(.start(.letGo(page: 1), after: Life.letGoLimit))))
         #expect(Self.released(closed).isEmpty, "not before its replies have run")
         #expect(life.lettingGo == [1])
-        #expect(Self.made(closed) == [2], "the next page is prewarmed meanwhile")
+        #expect(Self.made(closed).isEmpty, "none is made beside the document /login or sign-out is replacing")
+        _ = life.reduce(.mainDocumentChanged)
+        #expect(Self.made(life.reduce(.mainReady(true))) == [2], "main's next document gets the next page meanwhile")
         #expect(life.reduce(.repliesRun(page: 2)).isEmpty, "a page not let go of is not released")
         #expect(life.reduce(.repliesRun(page: 1)) == [.releasePage(id: 1), .timer(.cancel(.letGo(page: 1)))])
         #expect(life.lettingGo.isEmpty)
@@ -262,6 +295,7 @@ struct PresentationLifecycleTests {
         // A page that never says so (its script stuck) is released at the limit; a late word is ignored.
         var hung = Self.showing()
         _ = hung.reduce(.dismissRequested)
+        _ = hung.reduce(.memoryPressure)
         #expect(hung.reduce(.timerFired(.letGo(page: 1))) == [.releasePage(id: 1)])
         #expect(hung.lettingGo.isEmpty && !hung.timers.isRunning(.letGo(page: 1)))
         #expect(hung.reduce(.repliesRun(page: 1)).isEmpty)
@@ -285,9 +319,10 @@ struct PresentationLifecycleTests {
         let late = slow.reduce(.timerFired(.ready))
         #expect(Self.discarded(late) == [1] && Self.asked(late) == [1], "a page given up on waits too")
         _ = slow.reduce(.pageReady(page: 2))
-        #expect(Self.asked(slow.reduce(.discardPrewarmed)) == [2], "so does one /login drops")
+        #expect(Self.asked(slow.reduce(.discardHidden)) == [2], "so does one /login drops")
+        _ = slow.reduce(.open(Self.request, now: 1))  // built on demand before main's next document: page 3
         let closing = slow.reduce(.close)
-        #expect(Self.discarded(closing) == [3], "the page prewarmed after /login")
+        #expect(Self.discarded(closing) == [3], "the page built on demand after /login")
         #expect(Self.released(closing) == [3, 1, 2] && Self.asked(closing).isEmpty)
         #expect(slow.lettingGo.isEmpty && slow.timers.running.isEmpty)
         #expect(slow.reduce(.repliesRun(page: 1)).isEmpty && slow.reduce(.timerFired(.letGo(page: 2))).isEmpty)

@@ -100,13 +100,13 @@ package final class Tour {
                            "presentation.lastOpen.prewarmed": true])
         await send(.app(AppCommand("sheet-dismiss")))
         _ = await waitFor(["presentation.shown": .null, "presentation.ready": true])
-        // A second sheet in a row, from another row's anchored menu.
+        // A second sheet in a row, on the same page (§6: one presentation page, reused).
         await send(.app(AppCommand("trigger", ["menu": "row-cafeteria", "action": "preview"])))
-        await step("second-sheet", "a second sheet in a row: Cafeteria's Live Preview, from its row's native menu",
-                   until: ["presentation.shown.revealed": true, "presentation.shown.title": "Cafeteria"])
+        await step("second-sheet", "a second sheet in a row (Cafeteria's Live Preview) on the same page: no new page booted",
+                   until: ["presentation.shown.revealed": true, "presentation.shown.title": "Cafeteria", "presentation.pageBoots": 1])
         await send(.app(AppCommand("sheet-dismiss")))
-        await step("close-sheet", "Close ended the sheet and a fresh page was prewarmed",
-                   until: ["presentation.shown": .null, "presentation.ready": true])
+        await step("close-sheet", "Close ended the sheet; its page stays ready, hidden, for the next one",
+                   until: ["presentation.shown": .null, "presentation.ready": true, "presentation.pageBoots": 1])
 
         // Studio's fleet map, natively: drawn by the points' coordinates (no tiles here).
         await send(.eval(script: "document.getElementById('fleet-map').click(); true"))

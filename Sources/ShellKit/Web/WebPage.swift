@@ -151,7 +151,7 @@ package final class WebPage {
         shownDialog = dialog.map { webkit_script_dialog_ref($0) }
     }
 
-    /// Out of sight but alive (a sheet page prewarmed, hidden, until its presentation shows): a
+    /// Out of sight but alive (a sheet page waiting, hidden, for its next presentation): a
     /// dialog of WebKit's it has open, or opens meanwhile, is answered as if dismissed — nobody
     /// could answer it, and its process (main's too, when shared) would wait on it.
     package var outOfSight = false {

@@ -27,12 +27,13 @@ public enum StudioControlCommand: Sendable, Equatable {
     case trigger(menuId: String, actionId: String?)
     case menu(actionId: String)
     case menuClose
-    /// Press a header action of the shown sheet; dismiss it (Close).
+    /// Press a header action of the shown sheet; dismiss it (Close); press Retry on a failed one.
     case sheetAction(actionId: String)
     case sheetDismiss
     /// Choose the action of a point of the map shown (as Enter on its row); press the map's Done.
     case mapChoose(pointId: String)
     case mapDone
+    case sheetRetry
     /// The saved-servers store changed (`server add`/`remove` say so over the app's instance
     /// socket): read it again and follow it.
     case serversChanged
@@ -56,7 +57,7 @@ public enum StudioControl: ControlVocabulary {
         ControlCommandHelp("scan", "VALUE | --image FILE | --cancel", options: nil),
         ControlCommandHelp("menu-open", "MENU"), ControlCommandHelp("menu", "ACTION"), ControlCommandHelp("menu-close"),
         ControlCommandHelp("trigger", "MENU [ACTION]"),
-        ControlCommandHelp("sheet-action", "ACTION"), ControlCommandHelp("sheet-dismiss"),
+        ControlCommandHelp("sheet-action", "ACTION"), ControlCommandHelp("sheet-dismiss"), ControlCommandHelp("sheet-retry"),
         ControlCommandHelp("servers-changed"), ControlCommandHelp("map", "choose POINT | done"),
     ]
 
@@ -80,6 +81,7 @@ public enum StudioControl: ControlVocabulary {
             return .trigger(menuId: try command.string("menu"), actionId: action?.stringValue)
         case "sheet-action": return .sheetAction(actionId: try command.string("action"))
         case "sheet-dismiss": return .sheetDismiss
+        case "sheet-retry": return .sheetRetry
         case "servers-changed": return .serversChanged
         case "map":
             if object["done"]?.boolValue == true { return .mapDone }

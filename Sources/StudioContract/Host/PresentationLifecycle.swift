@@ -1,11 +1,12 @@
 import HostCore
 
-/// The native presentations (sheets) of one main page, from prewarm to discard (CONTRACT.md §4
-/// "Presentations"), as one pure owner: when a sheet page is wanted, its 20 s ready limit, the
-/// pause after memory pressure, opening on demand, the shown sheet's header, size and
-/// dismissibility, every kind of dismissal, the discard that follows, and how long a page let go
-/// of is kept for its replies. The host makes and drops the sheet page and its widgets and
-/// passes page events on; it decides nothing.
+/// The native presentations (sheets) of one main page (CONTRACT.md §4, §6), as one pure owner:
+/// when a sheet page is wanted, its 20 s ready limit, the pause after memory pressure, opening on
+/// demand, the shown sheet's header, size and dismissibility, every dismissal, a shown page's
+/// failure and Retry, and how long a page let go of is kept for its replies. One page serves
+/// every presentation, waiting hidden between them; it is discarded only for §6's reasons (main
+/// no longer ready — catalog withdrawn, new document —, `/login` or sign-out, memory pressure
+/// while hidden, its failure, the session closing). The host carries out; it decides nothing.
 public struct PresentationLifecycle: Machine, Sendable, Equatable {
     /// A sheet page that is not ready this long after it was made is given up on (§4).
     public static let readyTimeout = 20.0
@@ -32,42 +33,11 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
     /// The sheet page the host keeps for this main page, by the id the host was given.
     public struct SheetPage: Sendable, Equatable {
         public let id: Int
-        /// It said `presentation/ready` and nothing is shown on it yet: a prewarmed page.
+        /// It said `presentation/ready` once: its document booted.
+        public var booted = false
+        /// It booted and nothing is shown on it now: a prewarmed page, or one waiting, hidden,
+        /// for its next presentation.
         public var ready = false
-    }
-
-    /// The sheet shown, as the person sees it.
-    public struct Shown: Sendable, Equatable {
-        public let request: PresentationOpen
-        public var title: String
-        public var subtitle: String?
-        public var header: PresentationHeader?
-        public var size: PresentationSize
-        public var dismissible: Bool
-        /// Opened before its page was ready: `presentation/show` waits for `presentation/ready`.
-        public var waitingForReady: Bool
-        /// The sheet page accepted `presentation/show`; it is revealed once that was painted.
-        public var accepted = false
-        public var revealed = false
-        /// When it was asked for (monotonic seconds) and whether a prewarmed page took it.
-        public let openedAt: Double
-        public let prewarmed: Bool
-
-        public var presentationId: String { request.presentationId }
-
-        /// The header's leading button: Back whenever Studio asks for it (it reports `back`,
-        /// it does not dismiss); otherwise Close, only while the sheet may be dismissed.
-        public var navigationButton: HeaderNavigation? {
-            if header?.navigation == .back { return .back }
-            return dismissible ? .close : nil
-        }
-
-        /// Whether `actionId` is a header action or an enabled menu item Studio offered.
-        public func offers(_ actionId: String) -> Bool {
-            guard let header else { return false }
-            if actionId == "back" && header.navigation == .back { return true }
-            return header.actions.contains { $0.id == actionId } || header.menu.contains { $0.id == actionId && !$0.disabled }
-        }
     }
 
     public enum Event: Sendable, Equatable {
@@ -79,10 +49,11 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         case open(PresentationOpen, now: Double)
         /// The sheet page `page` said `presentation/ready`.
         case pageReady(page: Int)
-        /// The sheet page answered `presentation/show`: `accepted` is its receiver's `true`.
-        case showAnswered(presentationId: String, accepted: Bool)
-        /// What the sheet page accepted has been painted, at `now` — or the paint wait ran out
-        /// (`seen` false: revealed at the time limit, without Studio's paint seen).
+        /// The sheet page answered `presentation/show` at `now`: `accepted` is its receiver's `true`.
+        case showAnswered(presentationId: String, accepted: Bool, now: Double)
+        /// The sheet page painted after taking `presentation/show`, at `now` — or the paint wait
+        /// ran out (`seen` false: revealed at the time limit, without Studio's paint seen). The
+        /// sheet is revealed once this and the show's acceptance both arrived.
         case painted(presentationId: String, now: Double, seen: Bool)
         /// The sheet page's messages about the sheet shown (stale ids were dropped by its session).
         case updated(PresentationUpdate)
@@ -94,14 +65,17 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         case navigationPressed
         /// The person pressed a header action or chose a header menu item.
         case actionPressed(String)
+        /// The person pressed Retry on a failed sheet, at `now` (monotonic s): a new page for it.
+        case retryPressed(now: Double)
         /// The sheet page's web process ended; main reports its readiness again afterwards.
+        /// Hidden, the page is rebuilt on the next open; shown, its sheet fails (`.ended`).
         case pageFailed(page: Int)
         /// Page `page`, let go of, said the replies to everything it posted have run in it — or
         /// it could not be asked (its document is gone): nothing of it is waited for any more.
         case repliesRun(page: Int)
-        /// Main went to `/login` (a prewarmed page would carry the old sign-in), or the system is
-        /// short of memory (pauses prewarming too).
-        case discardPrewarmed
+        /// Main went to `/login` or was signed out (a hidden page would carry the old sign-in): the
+        /// page waiting hidden goes. Memory pressure does the same and pauses prewarming too.
+        case discardHidden
         case memoryPressure
         case timerFired(Timer)
         /// The session is going away: nothing is made again.
@@ -121,9 +95,15 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         case confirmRepliesRun(page: Int)
         /// Drop page `id`, let go of before: its web view and its document end.
         case releasePage(id: Int)
-        /// Show the sheet for the request, under the loading mark.
+        /// Show the sheet for the request, under the loading mark (in place of a failed one).
         case showSheet(PresentationOpen)
-        /// Take the loading mark away once the page has painted what it accepted.
+        /// The sheet goes (and a failed one with it); its page, if kept, waits hidden for the next.
+        case hideSheet
+        /// The shown sheet's page failed: the sheet stays, saying so, with Retry and Close (it
+        /// may always be dismissed now); its page is let go of next.
+        case showFailure(PresentationFailure)
+        /// Report (`.painted`) once the sheet page has painted after the `presentation/show`
+        /// just sent to it (its receiver runs before the wait's frames).
         case waitForPaint(presentationId: String)
         case reveal
         case applyHeader(PresentationHeader, navigation: HeaderNavigation?)
@@ -151,6 +131,11 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
     public private(set) var lastSize = PresentationSize.full
     /// How long the last sheet took from open to Studio's paint, and whether it was prewarmed.
     public private(set) var lastOpen: OpenTiming?
+    /// How many sheet pages were made (each boots Studio once): one for any number of sheets,
+    /// unless a page was discarded for one of §6's reasons.
+    public private(set) var pagesMade = 0
+    /// The hidden page failed: none is prewarmed for main's document; its next open builds one (§6).
+    public private(set) var rebuildOnOpen = false
     private var nextPageId = 0
 
     public init(prewarms: Bool) { self.prewarms = prewarms }
@@ -172,6 +157,10 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             return []
 
         case .mainDocumentChanged:
+            // Main's new document gets a page prewarmed afresh only once it says it is ready: one made beside
+            // main while its process is dead (before its reload) would start main a blank process the reload then goes to.
+            rebuildOnOpen = false
+            mainReady = false
             return dismiss()
 
         case .open(let request, let now):
@@ -179,43 +168,44 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             var effects: [Effect] = []
             let warm = page?.ready == true
             if page == nil { effects += makePage() }
+            rebuildOnOpen = false
             page?.ready = false  // in use
             shown = Shown(request: request, title: request.title, subtitle: request.subtitle, size: request.size,
                           dismissible: request.dismissible, waitingForReady: !warm, openedAt: now, prewarmed: warm)
             lastSize = request.size
-            effects.append(.showSheet(request))
-            // Warm: Studio starts drawing while the sheet is built. Otherwise once it is ready.
-            if warm { effects.append(.toSheet(.showPresentation(presentationId: request.presentationId, path: request.path))) }
-            return effects
+            // Warm: Studio starts drawing first, while the sheet is shown. Otherwise once it is ready.
+            if warm { effects += show(request) }
+            return effects + [.showSheet(request)]
 
         case .pageReady(let id):
             guard page?.id == id else { return [] }
+            page?.booted = true
             var effects = timers.cancel(.ready).map { [Effect.timer($0)] } ?? []
-            if var shown, shown.waitingForReady {
+            if var shown, shown.waitingForReady, shown.failure == nil {
                 shown.waitingForReady = false
                 self.shown = shown
-                effects.append(.toSheet(.showPresentation(presentationId: shown.presentationId, path: shown.request.path)))
+                effects += show(shown.request)
             } else if shown == nil {
                 page?.ready = true
             }
             return effects
 
-        case .showAnswered(let id, let accepted):
-            guard var shown, shown.presentationId == id, !shown.accepted else { return [] }
-            guard accepted else { return dismiss() }  // the sheet page refused it
+        case .showAnswered(let id, let accepted, let now):
+            guard var shown, shown.presentationId == id, !shown.accepted, shown.failure == nil else { return [] }
+            guard accepted else { return fail(.refused) }  // the sheet page refused it
             shown.accepted = true
             self.shown = shown
-            return [.waitForPaint(presentationId: id)]
+            return revealIfPainted(now: now)
 
         case .painted(let id, let now, let seen):
-            guard var shown, shown.presentationId == id, shown.accepted, !shown.revealed else { return [] }
-            shown.revealed = true
+            guard var shown, shown.presentationId == id, shown.paintedAt == nil, shown.failure == nil else { return [] }
+            shown.paintedAt = now
+            shown.paintSeen = seen
             self.shown = shown
-            lastOpen = OpenTiming(milliseconds: (now - shown.openedAt) * 1000, prewarmed: shown.prewarmed, painted: seen)
-            return [.reveal]
+            return revealIfPainted(now: now)
 
         case .updated(let update):
-            guard var shown, shown.presentationId == update.presentationId else { return [] }
+            guard var shown, shown.presentationId == update.presentationId, shown.failure == nil else { return [] }
             var effects: [Effect] = []
             if let header = update.header {
                 shown.header = header
@@ -260,20 +250,36 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             guard let shown, shown.offers(actionId) else { return [] }
             return [.toSheet(.presentationAction(presentationId: shown.presentationId, actionId: actionId))]
 
+        case .retryPressed(let now):
+            guard let failed = shown, failed.failure != nil else { return [] }
+            let request = failed.request
+            shown = Shown(request: request, title: request.title, subtitle: request.subtitle, size: failed.size,
+                          dismissible: request.dismissible, waitingForReady: true, openedAt: now, prewarmed: false)
+            return discardPage() + makePage() + [.showSheet(request)]
+
         case .pageFailed(let id):
             guard page?.id == id else { return [] }
-            // The sheet showing, if any, ends. The sheet page runs in main's web process, so
-            // main's page has most likely died with it: a fresh page waits until main reports
-            // that it is ready again (a page made now would start in a process being replaced).
-            // Its document died with the process: nothing of it is waited for.
+            // The sheet page runs in main's web process, so main's page has most likely died with
+            // it: nothing is made until main reports that it is ready again (a page made now
+            // would start in a process being replaced). Its document died with the process:
+            // nothing of it is waited for. Shown, its sheet stays, failed; hidden, the page is
+            // rebuilt on the next open.
             mainReady = false
-            return shown != nil ? dismiss(waiting: false) : discardPage(waiting: false)
+            if shown?.failure == nil, shown != nil { return fail(.ended, waiting: false) }
+            if shown == nil { rebuildOnOpen = true }
+            return discardPage(waiting: false)
 
         case .repliesRun(let id):
             return release(id)
 
-        case .discardPrewarmed:
-            return shown == nil ? discardPage() : []
+        case .discardHidden:
+            // The page goes with the sign-in it booted with, and none is made for main's current
+            // document: it is on its way out (a sign-out reloads, `/login` navigates). A page made
+            // now would boot beside a main that is deleting its cookies and starting a load; main's
+            // next document gets one once it is ready, and an open before then builds its own.
+            guard shown == nil else { return [] }
+            rebuildOnOpen = true
+            return discardPage()
 
         case .memoryPressure:
             let pause = timers.start(.pressurePause, after: Self.pressurePause)
@@ -287,9 +293,10 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
             case .letGo(let id):
                 return release(id)
             case .ready:
-                guard page?.ready == false else { return [] }
+                guard page?.booted == false else { return [] }
                 if shown?.waitingForReady == true {
-                    return [.report("the presentation page was not ready within \(Int(Self.readyTimeout)) s; the sheet is closed")] + dismiss()
+                    return [.report("the presentation page was not ready within \(Int(Self.readyTimeout)) s; the sheet shows Retry")]
+                        + fail(.unavailable)
                 }
                 guard shown == nil else { return [] }
                 return [.report("the presentation page was not ready within \(Int(Self.readyTimeout)) s; sheets are unavailable until it is")]
@@ -308,17 +315,51 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         }
     }
 
+    /// Sends `presentation/show` for `request` and waits for the page's paint after it.
+    private func show(_ request: PresentationOpen) -> [Effect] {
+        [.toSheet(.showPresentation(presentationId: request.presentationId, path: request.path)),
+         .waitForPaint(presentationId: request.presentationId)]
+    }
+
+    /// Reveals the shown sheet once Studio both accepted the show and painted after it; the
+    /// open's timing runs to then (`now`).
+    private mutating func revealIfPainted(now: Double) -> [Effect] {
+        guard var shown, shown.accepted, shown.paintedAt != nil, !shown.revealed else { return [] }
+        shown.revealed = true
+        self.shown = shown
+        lastOpen = OpenTiming(milliseconds: (now - shown.openedAt) * 1000, prewarmed: shown.prewarmed, painted: shown.paintSeen)
+        return [.reveal]
+    }
+
     /// Ends the shown sheet: dismissed to the sheet page (which withdraws what it had open),
-    /// ended to main, and the used page discarded (settling prewarms a fresh one).
-    private mutating func dismiss(waiting: Bool = true) -> [Effect] {
+    /// ended to main, and the sheet hidden. The page is kept: once booted it waits, hidden, for
+    /// the next open (settling discards it when main is no longer ready or nothing is prewarmed).
+    private mutating func dismiss() -> [Effect] {
         guard let shown else { return [] }
         self.shown = nil
-        return [.toSheet(.dismissPresentation(presentationId: shown.presentationId)),
-                .toMain(.presentationEnded(presentationId: shown.presentationId))] + discardPage(waiting: waiting)
+        let id = shown.presentationId
+        if var page {
+            page.ready = page.booted
+            self.page = page
+        }
+        return (page != nil ? [.toSheet(.dismissPresentation(presentationId: id))] : [])
+            + [.toMain(.presentationEnded(presentationId: id)), .hideSheet]
+    }
+
+    /// The shown sheet's page failed: the sheet stays open, failed, and may always be closed;
+    /// the page is let go of (`waiting`: unless its document is gone). Retry makes another.
+    private mutating func fail(_ failure: PresentationFailure, waiting: Bool = true) -> [Effect] {
+        guard var shown else { return [] }
+        shown.failure = failure
+        shown.accepted = false
+        shown.dismissible = true
+        self.shown = shown
+        return [.showFailure(failure)] + discardPage(waiting: waiting)
     }
 
     private mutating func makePage() -> [Effect] {
         nextPageId += 1
+        pagesMade += 1
         page = SheetPage(id: nextPageId)
         return [.makePage(id: nextPageId, size: lastSize), .timer(timers.start(.ready, after: Self.readyTimeout))]
     }
@@ -342,33 +383,24 @@ public struct PresentationLifecycle: Machine, Sendable, Equatable {
         return [.releasePage(id: id)] + (timers.cancel(.letGo(page: id)).map { [Effect.timer($0)] } ?? [])
     }
 
-    /// After every event: keep a prewarmed page while main wants one, drop it when main does
-    /// not, and tell main when whether it can open a sheet changed.
+    /// After every event: keep one page, prewarmed or reused, while main wants sheets; drop it
+    /// when main does not (or nothing is prewarmed: sheets then load on demand, each on a page
+    /// of its own), and tell main when whether it can open a sheet changed.
     private mutating func settle() -> [Effect] {
         var effects: [Effect] = []
         if shown == nil {
-            if !mainReady { effects += discardPage() } else if prewarmingNow && page == nil { effects += makePage() }
+            if !mainReady || !prewarmingNow {
+                effects += discardPage()
+            } else if page == nil && !rebuildOnOpen {
+                effects += makePage()
+            }
         }
-        // Prewarming: a ready page. Not prewarming: sheets load when opened.
-        let available = mainReady && shown == nil && (prewarmingNow ? page?.ready == true : true)
+        // Prewarming: a ready page. Not prewarming, or the hidden page failed: built on open.
+        let available = mainReady && shown == nil && (!prewarmingNow || rebuildOnOpen || page?.ready == true)
         if available != availableToMain {
             availableToMain = available
             effects.append(.toMain(.presentationAvailable(available)))
         }
         return effects
-    }
-}
-
-/// How long a sheet took from `presentation/open` to Studio's paint, and whether a prewarmed
-/// page took it.
-public struct OpenTiming: Sendable, Equatable {
-    public let milliseconds: Double
-    public let prewarmed: Bool
-    /// False when the sheet was revealed at the paint wait's limit, without Studio's paint seen
-    /// (a benchmark must not count such an open).
-    public let painted: Bool
-
-    public init(milliseconds: Double, prewarmed: Bool, painted: Bool = true) {
-        self.milliseconds = milliseconds; self.prewarmed = prewarmed; self.painted = painted
     }
 }

@@ -16,8 +16,12 @@ extension OpenSession {
     /// The authentication window (the app menu's and the control interface's Sign In).
     func signIn() { auth.send(.signInRequested) }
 
-    /// Signs out in the contract's order (see `CredentialLifecycle`).
-    func signOut() { auth.send(.signOutRequested) }
+    /// Signs out in the contract's order (see `CredentialLifecycle`). The sheet page waiting
+    /// hidden goes at once: it carries the sign-in that is ending (§6).
+    func signOut() {
+        presentations?.discard()
+        auth.send(.signOutRequested)
+    }
 
     private func performAuth(_ effect: CredentialEffect) {
         switch effect {
@@ -34,7 +38,7 @@ extension OpenSession {
 
     func documentCommitted(_ uri: String) {
         let onLoginPage = SignInRequest.isLoginPage(uri, origin: record.address.origin)
-        if onLoginPage { presentations?.discard() }  // a prewarmed sheet page would carry the old sign-in
+        if onLoginPage { presentations?.discard() }  // a hidden sheet page would carry the old sign-in
         auth.send(.documentCommitted(onLoginPage: onLoginPage))
     }
 

@@ -8,7 +8,9 @@ extension OpenSession: StudioPageHost {
         if page === self.page {
             switch effect {
             case .chromeChanged(let chrome): return view.show(chrome)
-            case .studioSignedOut: return auth.send(.studioSignedOut)
+            case .studioSignedOut:
+                presentations.discard()  // the hidden sheet page carries the sign-in that ended (§6)
+                return auth.send(.studioSignedOut)
             case .startMediaIntake(let request): return startIntake(request)
             case .openPresentation(let request): return presentations.open(request)
             case .showMap(let map):

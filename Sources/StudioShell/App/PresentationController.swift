@@ -25,6 +25,10 @@ package final class PresentationController {
     private var sheetPage: StudioPage?
     private var pageId = 0
     private var layer: InWindowSheet?
+    /// A shown sheet whose page failed (its page let go of): it stays until Retry or dismissal.
+    private var failedLayer: InWindowSheet?
+    /// The sheet the person sees (or the one waiting with its page).
+    private var visibleLayer: InWindowSheet? { failedLayer ?? layer }
     /// Pages let go of, by id: hidden and unreachable, their bridge closed, until released.
     private var lettingGo: [Int: StudioPage] = [:]
     /// Main's documents so far, as last seen (a new one ends what showed over the old).
@@ -81,16 +85,27 @@ package final class PresentationController {
             lettingGo[id]?.whenRepliesRun { [weak self] in self?.send(.repliesRun(page: id)) }
         case .releasePage(let id): release(id)
         case .showSheet(let request):
+            closeFailed()
             sheetPage?.web.outOfSight = false
             layer?.show(request)
             layer?.content.apply(navigation: life.shown?.navigationButton, label: nil)
+        case .hideSheet:
+            closeFailed()
+            layer?.hide()
+            sheetPage?.web.outOfSight = true
+        case .showFailure(let failure):
+            // The sheet stays with the failed state; its page is let go of next, without it.
+            closeFailed()
+            layer?.content.showFailure(failure.message)
+            failedLayer = layer
+            layer = nil
         case .waitForPaint(let id):
             sheetPage?.web.whenPainted(limit: PresentationLifecycle.paintWaitLimit) { [weak self] seen in self?.send(.painted(presentationId: id, now: monotonicSeconds(), seen: seen)) }
         case .reveal: layer?.content.reveal()
         case .applyHeader(let header, let navigation):
             layer?.content.apply(header: header)
             layer?.content.apply(navigation: navigation, label: header.navigationLabel)
-        case .applySize(let size): layer?.apply(size: size)
+        case .applySize(let size): visibleLayer?.apply(size: size)
         case .applyDismissible(let dismissible, let navigation):
             layer?.content.apply(dismissible: dismissible)
             layer?.content.apply(navigation: navigation, label: life.shown?.header?.navigationLabel)
@@ -121,6 +136,7 @@ package final class PresentationController {
         layer.content.onDismiss = { [weak self] in self?.send(.dismissRequested) }
         layer.content.onNavigation = { [weak self] in self?.send(.navigationPressed) }
         layer.content.onAction = { [weak self] actionId in self?.send(.actionPressed(actionId)) }
+        layer.content.onRetry = { [weak self] in self?.send(.retryPressed(now: monotonicSeconds())) }
         self.layer = layer
         onPageMade?(page)
         page.load(main.serverOrigin.description + "/__native/modal")
@@ -136,6 +152,11 @@ package final class PresentationController {
         guard let page else { return }
         page.letGo()
         lettingGo[id] = page
+    }
+
+    private func closeFailed() {
+        failedLayer?.close()
+        failedLayer = nil
     }
 
     /// Drops a page let go of: its document ends. (A script call WebKit still runs for it holds
@@ -154,15 +175,18 @@ package final class PresentationController {
     func relayout(_ sizeClass: SizeClass) {
         self.sizeClass = sizeClass
         layer?.apply(style: sizeClass.sheetStyle)
+        failedLayer?.apply(style: sizeClass.sheetStyle)
         onChanged?()
     }
 
-    /// Drops a prewarmed page (main went to `/login`: it would carry the old sign-in).
-    func discard() { send(.discardPrewarmed) }
+    /// Drops the page waiting hidden (main went to `/login` or was signed out: it would carry
+    /// the old sign-in).
+    func discard() { send(.discardHidden) }
 
     package func close() {
         environment.memoryPressure.forget(self)
         send(.close)
+        closeFailed()
         timers.cancelAll()
         onChanged = nil
         onPageMade = nil
@@ -170,6 +194,12 @@ package final class PresentationController {
 
     /// The control interface: dismiss the shown sheet as the person would, press a header action.
     func dismiss() { send(.dismissRequested) }
+    /// Press Retry on the failed sheet; false when no sheet shows failed.
+    func retry() -> Bool {
+        guard life.shown?.failure != nil else { return false }
+        send(.retryPressed(now: monotonicSeconds()))
+        return true
+    }
     func pressAction(_ actionId: String) -> Bool {
         guard let shown = life.shown, shown.offers(actionId) else { return false }
         send(.actionPressed(actionId))
@@ -182,12 +212,13 @@ package final class PresentationController {
             ["presentationId": .string(shown.presentationId), "path": .string(shown.request.path),
              "title": .string(shown.title), "revealed": .bool(shown.revealed), "dismissible": .bool(shown.dismissible),
              "navigation": shown.navigationButton.map { .string($0.rawValue) } ?? .null,
-             "size": .string(shown.size.rawValue), "style": .string(layer?.style.rawValue ?? ""),
-             "bounds": layer?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
+             "size": .string(shown.size.rawValue), "style": .string(visibleLayer?.style.rawValue ?? ""),
+             "failed": shown.failure.map { .string($0.rawValue) } ?? .null,
+             "bounds": visibleLayer?.bounds.map { b in ["x": .number(Double(b.x)), "y": .number(Double(b.y)),
                                                   "width": .number(Double(b.width)), "height": .number(Double(b.height))] } ?? .null]
         } ?? .null
         return ["ready": .bool(life.page?.ready == true), "prepared": .bool(life.page != nil), "shown": shown,
-                "prewarming": .bool(life.prewarmingNow),
+                "prewarming": .bool(life.prewarmingNow), "pageBoots": .number(Double(life.pagesMade)),
                 "lastOpen": life.lastOpen.map { ["milliseconds": .number($0.milliseconds), "prewarmed": .bool($0.prewarmed),
                                                  "painted": .bool($0.painted)] } ?? .null]
     }
@@ -225,7 +256,7 @@ extension PresentationController: StudioPageHost {
 
     package func studioPage(_ page: StudioPage, delivered message: HostMessage, accepted: Bool) {
         guard page === sheetPage, case .presentationShow(let presentationId, _) = message else { return }
-        send(.showAnswered(presentationId: presentationId, accepted: accepted))
+        send(.showAnswered(presentationId: presentationId, accepted: accepted, now: monotonicSeconds()))
     }
 
     package func studioPageProcessEnded(_ page: StudioPage, reason: WebKitWebProcessTerminationReason) {

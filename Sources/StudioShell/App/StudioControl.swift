@@ -154,6 +154,10 @@ extension ShellApp {
             guard sheets.isDismissible else { return fail("the sheet is not dismissible") }
             sheets.dismiss()
             ok(.null)
+        case .sheetRetry:
+            guard session.presentations.isShowing else { return fail("no sheet is shown") }
+            guard session.presentations.retry() else { return fail("the sheet shown has not failed") }
+            ok(.null)
         case .scan(let answer):
             guard let scan = session.qrScan else { return fail("no QR scan is open") }
             switch answer {

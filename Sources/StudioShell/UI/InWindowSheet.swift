@@ -78,6 +78,14 @@ package final class InWindowSheet {
         setShown(true)
     }
 
+    /// The presentation ended: the sheet goes, and waits in place, reset, with its page for the
+    /// next one.
+    func hide() {
+        content.reset()
+        setShown(false)
+        releaseFocus(from: sheet, to: gtk_overlay_get_child(cast(overlay)))
+    }
+
     /// Waiting: laid out and mapped (WebKit counts its page as visible, so it loads and runs at
     /// full speed), but not drawn, not reachable by pointer or keyboard, and hidden from
     /// assistive technologies.

@@ -5,7 +5,9 @@ import StudioContract
 /// What a presentation's sheet shows (see `InWindowSheet`): a header with Studio's title and subtitle,
 /// a leading Close or Back button, up to four actions and an overflow menu; below it the sheet
 /// page, covered by the loading mark until Studio has painted. The page stays mapped under the
-/// cover so it can paint (a hidden page gets no animation frames).
+/// cover so it can paint (a hidden page gets no animation frames). The same content serves
+/// every presentation of its page (`reset` between them); a page that failed while shown is
+/// covered by a failed state with Retry.
 @MainActor
 package final class SheetContent {
     /// The header bar: a window's title bar, or the top of an in-window sheet.
@@ -16,6 +18,9 @@ package final class SheetContent {
     /// The sheet page's action menus, over its web view.
     let menus: ActionMenuLayer
     private let cover: WidgetPointer
+    private let spinner: WidgetPointer
+    /// The failed state: what went wrong, and Retry.
+    private let failure: WidgetPointer
     private let title: OpaquePointer
     private let closeButton: WidgetPointer
     private let actions: WidgetPointer
@@ -26,6 +31,8 @@ package final class SheetContent {
     var onDismiss: (() -> Void)?
     var onNavigation: (() -> Void)?
     var onAction: ((String) -> Void)?
+    /// The person pressed Retry on the failed state.
+    var onRetry: (() -> Void)?
 
     init(page: StudioPage) {
         header = gtk_header_bar_new()!
@@ -51,14 +58,53 @@ package final class SheetContent {
         cover = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_add_css_class(cover, "hostshell-sheet-cover")
         gtk_widget_add_css_class(cover, "view")
-        let spinner = gtk_spinner_new()!
+        spinner = gtk_spinner_new()!
         gtk_spinner_start(cast(spinner))
         gtk_widget_set_size_request(spinner, 32, 32)
         gtk_widget_set_vexpand(spinner, 1)
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
         gtk_box_append(cast(cover), spinner)
+        failure = adw_status_page_new()!
+        adw_status_page_set_icon_name(cast(failure), "dialog-warning-symbolic")
+        adw_status_page_set_title(cast(failure), "This Sheet Could Not Be Shown")
+        let retry = gtk_button_new_with_mnemonic("_Retry")!
+        gtk_widget_add_css_class(retry, "pill")
+        gtk_widget_add_css_class(retry, "suggested-action")
+        gtk_widget_set_halign(retry, GTK_ALIGN_CENTER)
+        adw_status_page_set_child(cast(failure), retry)
+        gtk_widget_set_vexpand(failure, 1)
+        gtk_widget_set_visible(failure, 0)
+        gtk_box_append(cast(cover), failure)
         gtk_overlay_add_overlay(cast(body), cover)
         onSignal(raw(closeButton), "clicked") { [weak self] in self?.onNavigation?() }
+        onSignal(raw(retry), "clicked") { [weak self] in self?.onRetry?() }
+    }
+
+    /// Back to how a sheet starts (the loading mark, no header of Studio's): its page waits,
+    /// hidden, for the next presentation.
+    func reset() {
+        menus.hide()
+        gtk_widget_set_visible(failure, 0)
+        gtk_widget_set_visible(spinner, 1)
+        gtk_widget_set_visible(cover, 1)
+        adw_window_title_set_title(title, "")
+        adw_window_title_set_subtitle(title, "")
+        while let child = gtk_widget_get_first_child(actions) { gtk_box_remove(cast(actions), child) }
+        gtk_widget_set_visible(menuButton, 0)
+        gtk_menu_button_set_popover(cast(menuButton), nil)
+    }
+
+    /// The sheet's page failed while it showed: say so over it, with Retry; Close stays.
+    func showFailure(_ message: String) {
+        menus.hide()
+        adw_status_page_set_description(cast(failure), message)
+        gtk_widget_set_visible(spinner, 0)
+        gtk_widget_set_visible(failure, 1)
+        gtk_widget_set_visible(cover, 1)
+        while let child = gtk_widget_get_first_child(actions) { gtk_box_remove(cast(actions), child) }
+        gtk_widget_set_visible(menuButton, 0)
+        apply(dismissible: true)
+        apply(navigation: .close, label: nil)
     }
 
     /// Studio has painted the presentation: take the loading mark away.
