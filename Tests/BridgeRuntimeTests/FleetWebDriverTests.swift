@@ -63,6 +63,24 @@ struct FleetWebDriverTests {
         #expect(sessions.served == 2)
     }
 
+    @Test("the data of a session could not be cleared: no later session gets an app, and the reason is said and listed")
+    func clearingFailed() {
+        var sessions = FleetSessions()
+        _ = sessions.reduce(.started(session: "a"))
+        _ = sessions.reduce(.pageRequested(session: "a"))
+        _ = sessions.reduce(.opened(session: "a", app: "1"))
+        #expect(sessions.reduce(.appEnded(app: "1")) == [.close(app: "1"), .clearData])
+        let failed = sessions.reduce(.clearFailed(reason: "disk full"))
+        #expect(failed.count == 1 && !sessions.clearing && sessions.clearFailure == "disk full")
+        _ = sessions.reduce(.started(session: "b"))
+        let answer = sessions.reduce(.pageRequested(session: "b"))
+        guard case .refusePage(let session, let reason)? = answer.first, answer.count == 1 else {
+            Issue.record("session b got \(answer), not a refusal"); return
+        }
+        #expect(session == "b" && reason.contains("disk full") && reason.contains("Start another fleet"))
+        #expect(sessions.json.objectValue?["clearFailure"] == .string("disk full"))
+    }
+
     @Test("a driver that goes without deleting its session: WebKit ends it, its app closes and the data is cleared")
     func driverGone() {
         var sessions = FleetSessions()

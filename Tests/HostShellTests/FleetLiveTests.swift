@@ -155,6 +155,31 @@ struct FleetLiveTests {
         for app in [first, second] { try app.state("screen=page") }
     }
 
+    @Test("erase and reuse: ctl erase on one fleet app empties every kind of its storage and starts it again, for the next test; the app beside it keeps its own")
+    func eraseAndReuse() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        let fleet = try Self.fleet(home)
+        defer { fleet.stop() }
+        let reused = try FleetApp(fleet, "capacitor", ["--url", server.url + "/", "--app-id", "dev.hostshell.fleet", "--allow-eval"])
+        let beside = try FleetApp(fleet, "capacitor", ["--url", server.url + "/", "--app-id", "dev.hostshell.fleet", "--allow-eval"])
+        for app in [reused, beside] { try app.state("screen=page", timeout: 60) }
+        try reused.write("first-test")
+        try beside.write("beside")
+        let erased = try reused.ctl("erase")
+        #expect(erased.status == 0, "ctl erase in a fleet: \(erased.error)")
+        try reused.state("screen=page", timeout: 60)
+        try Self.expectHolds(reused, nil, "after ctl erase")
+        try Self.expectHolds(beside, "beside", "after the other app's erase")
+        // The same app, used again by the next test.
+        try reused.write("second-test")
+        try Self.expectHolds(reused, "second-test", "reused after erase")
+        #expect(fleet.process.isRunning)
+        let listed = try Self.fleetCtl(fleet, "list")
+        #expect(listed.stdout.contains("\"id\":\"\(reused.id)\"") && listed.stdout.contains("\"id\":\"\(beside.id)\""), "both apps are still the fleet's: \(listed.stdout)")
+    }
+
     @Test("secrets and permissions stay in their app, both ways, and two apps share capacitor://localhost each with its own files")
     func secretsAndPermissions() throws {
         let home = TemporaryHome()

@@ -81,6 +81,8 @@ public struct FleetSessions: Sendable, Equatable {
         case sessionGone(session: String)
         /// The automation session's website data is cleared.
         case cleared
+        /// Clearing it failed (`reason`, WebKit's): what one session left could reach the next.
+        case clearFailed(reason: String)
     }
 
     public enum Effect: Sendable, Equatable {
@@ -103,6 +105,9 @@ public struct FleetSessions: Sendable, Equatable {
     public private(set) var clearing = false
     /// Sessions served, for `list`.
     public private(set) var served = 0
+    /// Why the automation session's data could not be cleared: from then on no session gets an
+    /// app (it could read the previous session's data); the fleet must be started again.
+    public private(set) var clearFailure: String?
 
     public init() {}
 
@@ -141,6 +146,10 @@ public struct FleetSessions: Sendable, Equatable {
         case .pageRequested(let session):
             switch phase {
             case .started(let current) where current == session:
+                if let clearFailure {
+                    return [.refusePage(session: session, reason: "the previous WebDriver session's website data could not be cleared (\(clearFailure)), "
+                        + "so this fleet opens no more sessions: one could read another's data. Start another fleet")]
+                }
                 return [clearing ? .awaitClear(session: session) : .open(session: session)]
             case .driving(let current, _) where current == session:
                 return [.refusePage(session: session, reason: "WebDriver asked for another window; a fleet's session drives its app's one page")]
@@ -173,6 +182,10 @@ public struct FleetSessions: Sendable, Equatable {
         case .cleared:
             clearing = false
             return []
+        case .clearFailed(let reason):
+            clearing = false
+            clearFailure = reason
+            return [.tell("clearing the WebDriver sessions' website data failed (\(reason)); no further session is served")]
         }
     }
 
@@ -185,6 +198,7 @@ public struct FleetSessions: Sendable, Equatable {
         case .closed(let session): ("closed", session, nil)
         }
         return ["state": .string(state), "session": session.map(JSONValue.string) ?? .null, "app": app.map(JSONValue.string) ?? .null,
-                "clearing": .bool(clearing), "served": .number(Double(served))]
+                "clearing": .bool(clearing), "served": .number(Double(served)),
+                "clearFailure": clearFailure.map(JSONValue.string) ?? .null]
     }
 }

@@ -122,9 +122,11 @@ package final class FleetWebDriverHost {
         let manager = webkit_network_session_get_website_data_manager(automation.networkSession)
         webkit_website_data_manager_clear(manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, AsyncReply.callback, AsyncReply.data { [weak self] source, result in
             var error: UnsafeMutablePointer<GError>?
-            if webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error) == 0 {
-                printError("hostshell fleet: clearing the WebDriver sessions' website data failed: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+            guard webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error) != 0 else {
+                let reason = error.map { String(cString: $0.pointee.message) } ?? "no reason given"
                 g_clear_error(&error)
+                self?.perform(self?.sessions.reduce(.clearFailed(reason: reason)) ?? [])
+                return
             }
             self?.perform(self?.sessions.reduce(.cleared) ?? [])
         })
