@@ -55,34 +55,13 @@ struct FleetApp {
     /// Writes `tag` to every kind of website storage the page has: a cookie, localStorage,
     /// sessionStorage, IndexedDB and the Cache API.
     func write(_ tag: String) throws {
-        let written = try run("""
-            document.cookie = 'fleet=\(tag); path=/; max-age=3600';
-            localStorage.setItem('fleet', '\(tag)');
-            sessionStorage.setItem('fleet', '\(tag)');
-            await new Promise((ok, no) => { const r = indexedDB.open('fleet', 1);
-              r.onupgradeneeded = () => r.result.createObjectStore('s');
-              r.onerror = () => no(r.error);
-              r.onsuccess = () => { const t = r.result.transaction('s', 'readwrite'); t.objectStore('s').put('\(tag)', 'k');
-                t.oncomplete = () => { r.result.close(); ok(); }; t.onerror = () => no(t.error); }; });
-            await (await caches.open('fleet')).put('/fleet-probe', new Response('\(tag)'));
-            return 'written';
-            """, key: "__fleetWrite")
+        let written = try run(StorageProbe.write(tag), key: "__fleetWrite")
         #expect(written == "written", "app \(id) wrote \(tag): \(String(describing: written))")
     }
 
     /// What every kind of storage holds under the probe's name ("-" for nothing).
     func read() throws -> [String: String] {
-        let text = try run("""
-            const cookie = (document.cookie.match(/(?:^|; )fleet=([^;]*)/) || [])[1] || '-';
-            const idb = await new Promise((ok) => { const r = indexedDB.open('fleet', 1);
-              r.onupgradeneeded = () => r.result.createObjectStore('s');
-              r.onerror = () => ok('error ' + r.error);
-              r.onsuccess = () => { const g = r.result.transaction('s', 'readonly').objectStore('s').get('k');
-                g.onsuccess = () => { r.result.close(); ok(g.result || '-'); }; g.onerror = () => ok('error'); }; });
-            const hit = await (await caches.open('fleet')).match('/fleet-probe');
-            return JSON.stringify({ cookie, local: localStorage.getItem('fleet') || '-', session: sessionStorage.getItem('fleet') || '-',
-                                    indexedDB: idb, cache: hit ? await hit.text() : '-' });
-            """, key: "__fleetRead")
+        let text = try run(StorageProbe.read, key: "__fleetRead")
         let object = try #require(try JSONSerialization.jsonObject(with: Data((text ?? "").utf8)) as? [String: String], "app \(id) read: \(String(describing: text))")
         return object
     }
@@ -358,4 +337,36 @@ struct FleetLiveTests {
         #expect(!FileManager.default.fileExists(atPath: next.socket) && !FileManager.default.fileExists(atPath: fleet.socket))
         #expect(!FileManager.default.fileExists(atPath: next.profile))
     }
+}
+
+/// The scripts that write a tag to every kind of website storage a page has (a cookie,
+/// localStorage, sessionStorage, IndexedDB, the Cache API) and read it back, as one JSON object
+/// ("-" for nothing): the bodies of async functions, for `ctl eval` and WebDriver alike.
+enum StorageProbe {
+    static func write(_ tag: String) -> String {
+        """
+        document.cookie = 'fleet=\(tag); path=/; max-age=3600';
+        localStorage.setItem('fleet', '\(tag)');
+        sessionStorage.setItem('fleet', '\(tag)');
+        await new Promise((ok, no) => { const r = indexedDB.open('fleet', 1);
+          r.onupgradeneeded = () => r.result.createObjectStore('s');
+          r.onerror = () => no(r.error);
+          r.onsuccess = () => { const t = r.result.transaction('s', 'readwrite'); t.objectStore('s').put('\(tag)', 'k');
+            t.oncomplete = () => { r.result.close(); ok(); }; t.onerror = () => no(t.error); }; });
+        await (await caches.open('fleet')).put('/fleet-probe', new Response('\(tag)'));
+        return 'written';
+        """
+    }
+
+    static let read = """
+        const cookie = (document.cookie.match(/(?:^|; )fleet=([^;]*)/) || [])[1] || '-';
+        const idb = await new Promise((ok) => { const r = indexedDB.open('fleet', 1);
+          r.onupgradeneeded = () => r.result.createObjectStore('s');
+          r.onerror = () => ok('error ' + r.error);
+          r.onsuccess = () => { const g = r.result.transaction('s', 'readonly').objectStore('s').get('k');
+            g.onsuccess = () => { r.result.close(); ok(g.result || '-'); }; g.onerror = () => ok('error'); }; });
+        const hit = await (await caches.open('fleet')).match('/fleet-probe');
+        return JSON.stringify({ cookie, local: localStorage.getItem('fleet') || '-', session: sessionStorage.getItem('fleet') || '-',
+                                indexedDB: idb, cache: hit ? await hit.text() : '-' });
+        """
 }

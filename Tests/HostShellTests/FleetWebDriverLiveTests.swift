@@ -48,34 +48,13 @@ struct FleetWebDriverLiveTests {
 
     /// Writes `tag` to a cookie, localStorage, sessionStorage, IndexedDB and the Cache API.
     static func write(_ driver: WebDriverService, _ session: String, _ tag: String) throws {
-        let written = try run(driver, session, """
-            document.cookie = 'fleet=\(tag); path=/; max-age=3600';
-            localStorage.setItem('fleet', '\(tag)');
-            sessionStorage.setItem('fleet', '\(tag)');
-            await new Promise((ok, no) => { const r = indexedDB.open('fleet', 1);
-              r.onupgradeneeded = () => r.result.createObjectStore('s');
-              r.onerror = () => no(r.error);
-              r.onsuccess = () => { const t = r.result.transaction('s', 'readwrite'); t.objectStore('s').put('\(tag)', 'k');
-                t.oncomplete = () => { r.result.close(); ok(); }; t.onerror = () => no(t.error); }; });
-            await (await caches.open('fleet')).put('/fleet-probe', new Response('\(tag)'));
-            return 'written';
-            """)
+        let written = try run(driver, session, StorageProbe.write(tag))
         #expect(written == "written", "session \(session) wrote \(tag): \(String(describing: written))")
     }
 
     /// What every kind of storage holds ("-" for nothing).
     static func read(_ driver: WebDriverService, _ session: String) throws -> [String: String] {
-        let text = try run(driver, session, """
-            const cookie = (document.cookie.match(/(?:^|; )fleet=([^;]*)/) || [])[1] || '-';
-            const idb = await new Promise((ok) => { const r = indexedDB.open('fleet', 1);
-              r.onupgradeneeded = () => r.result.createObjectStore('s');
-              r.onerror = () => ok('error ' + r.error);
-              r.onsuccess = () => { const g = r.result.transaction('s', 'readonly').objectStore('s').get('k');
-                g.onsuccess = () => { r.result.close(); ok(g.result || '-'); }; g.onerror = () => ok('error'); }; });
-            const hit = await (await caches.open('fleet')).match('/fleet-probe');
-            return JSON.stringify({ cookie, local: localStorage.getItem('fleet') || '-', session: sessionStorage.getItem('fleet') || '-',
-                                    indexedDB: idb, cache: hit ? await hit.text() : '-' });
-            """)
+        let text = try run(driver, session, StorageProbe.read)
         return try #require(try JSONSerialization.jsonObject(with: Data((text ?? "").utf8)) as? [String: String], "read: \(String(describing: text))")
     }
 

@@ -124,17 +124,28 @@ extension ShellApp {
             guard let source: MenuSource = menus.triggers[menuId] != nil ? .trigger : menus.armedMenu?.menuId == menuId ? .armed : nil else {
                 return fail("no menu \"\(menuId)\" is armed or has a trigger on this page")
             }
-            session.activeMenus.requestOpen(menuId, from: source)
-            guard menuShown(menuId) else { return fail(Self.notShown) }
-            ok(.null)
+            let open: @MainActor () -> Bool = { [weak self] in
+                guard let self else { return false }
+                let menus = self.session.activePage.session
+                guard source == .trigger ? menus.triggers[menuId] != nil : menus.armedMenu?.menuId == menuId else { return false }
+                self.session.activeMenus.requestOpen(menuId, from: source)
+                return true
+            }
+            _ = open()
+            whenShown(menuId, again: open, ok: { ok(.null) }, fail: fail)
         case .trigger(let menuId, let actionId):
             let triggers = session.activePage.session.triggers
             guard triggers[menuId] != nil, session.activeMenus.clickTrigger(menuId) else {
                 return fail("no trigger \"\(menuId)\" on this page; its triggers: \(triggers.keys.sorted().joined(separator: ", "))")
             }
-            guard menuShown(menuId) else { return fail(Self.notShown) }
-            guard let actionId else { return ok(.null) }
-            choose(actionId, ok: ok, fail: fail)
+            let click: @MainActor () -> Bool = { [weak self] in
+                guard let self, self.session.activePage.session.triggers[menuId] != nil else { return false }
+                return self.session.activeMenus.clickTrigger(menuId)
+            }
+            whenShown(menuId, again: click, ok: { [weak self] in
+                guard let actionId else { return ok(.null) }
+                self?.choose(actionId, ok: ok, fail: fail)
+            }, fail: fail)
         case .menu(let actionId):
             choose(actionId, ok: ok, fail: fail)
         case .menuClose:
@@ -193,9 +204,23 @@ extension ShellApp {
         }
     }
 
-    private static let notShown = "the menu could not be shown: GTK took it down at once (another application holds the pointer and keyboard); nothing was sent to Studio, ask again"
+    private static let notShown = "the menu could not be shown: GTK took it down at once, \(ActionMenus.grabAttempts) times (another application holds the pointer and keyboard); nothing was sent to Studio, ask again"
 
     /// The menu `menuId` is open in the session and on screen.
+    /// Answers once `menuId` is on screen. GTK takes a menu down at once while another
+    /// application holds the pointer (another worker's menu on a shared display): it is asked
+    /// for again (`again`, false once the menu is gone) until `ActionMenus.grabAttempts` ran out.
+    private func whenShown(_ menuId: String, attempt: Int = 1, again: @escaping @MainActor () -> Bool,
+                           ok: @escaping @MainActor () -> Void, fail: @escaping @MainActor (String) -> Void) {
+        if menuShown(menuId) { return ok() }
+        guard attempt < ActionMenus.grabAttempts else { return fail(Self.notShown) }
+        MainLoop.after(milliseconds: ActionMenus.grabRetryMilliseconds) { [weak self] in
+            guard let self else { return }
+            guard again() else { return fail("the menu \"\(menuId)\" went away before it could be shown") }
+            self.whenShown(menuId, attempt: attempt + 1, again: again, ok: ok, fail: fail)
+        }
+    }
+
     private func menuShown(_ menuId: String) -> Bool {
         session.activePage.session.openMenu?.menuId == menuId && session.activeMenus.shownId == menuId
     }

@@ -17,6 +17,12 @@ public struct ShownMenu: Sendable, Equatable {
 /// screen. Choosing from the armed menu clears it and the armed one; a trigger is kept after a
 /// choice and never reports a dismissal. A menu Studio withdraws closes without a report.
 public struct ActionMenus: Machine, Sendable, Equatable {
+    /// While another application holds the pointer and keyboard (another worker's menu on a
+    /// shared display), GTK takes a new menu down at once: a menu asked for over the control
+    /// interface is tried again this often, this far apart, before the request fails.
+    public static let grabAttempts = 12
+    public static let grabRetryMilliseconds: UInt32 = 150
+
     public enum Event: Sendable, Equatable {
         /// `action-menu/arm`, `register-trigger`, `disarm`, `unregister-trigger` (request `id`).
         /// `studioAsked`: Studio's `frontend/ready` in this document said `nativeActionMenus`.
