@@ -11,8 +11,7 @@ struct BridgeLogDismissalTests {
     func dismissalLogged() throws {
         let logs = TemporaryHome()
         defer { logs.remove() }
-        try FileManager.default.createDirectory(at: logs.root, withIntermediateDirectories: true)
-        let file = logs.root.appendingPathComponent("bridge.log")
+        let file = try logs.file("bridge.log")
         let live = try LiveApp(["--allow-eval", "--bridge-log", file.path])
         defer { live.finish() }
         let app = live.app

@@ -12,8 +12,7 @@ struct CapacitorReplayLiveTests {
     func replay() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
-        let log = home.root.appendingPathComponent("capacitor-bridge.log")
+        let log = try home.file("capacitor-bridge.log")
         let reference = try ReferenceCapacitorApp(home: home, extra: ["--bridge-log", log.path])
         do {
             defer { reference.stop() }
@@ -66,8 +65,7 @@ struct CapacitorReplayLiveTests {
     func permissionAnswered() throws {
         let home = TemporaryHome()
         defer { home.remove() }
-        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
-        let log = home.root.appendingPathComponent("capacitor-bridge.log")
+        let log = try home.file("capacitor-bridge.log")
         let reference = try ReferenceCapacitorApp(home: home, extra: ["--bridge-log", log.path])
         do {
             defer { reference.stop() }

@@ -101,8 +101,7 @@ struct ObservabilityTests {
         let server = try ReferenceServer()
         defer { server.stop() }
         #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
-        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
-        let log = home.root.appendingPathComponent("bridge.log")
+        let log = try home.file("bridge.log")
         do {
             let app = try RunningApp(home: home, arguments: ["--allow-eval", "--bridge-log", log.path])
             defer { app.stop() }

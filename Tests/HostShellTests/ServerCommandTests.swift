@@ -36,6 +36,11 @@ struct TemporaryHome {
     var store: URL { root.appendingPathComponent("config/hostshell/servers.json") }
     var storeDirectory: URL { root.appendingPathComponent("config/hostshell") }
     func remove() { try? FileManager.default.removeItem(at: root) }
+    /// `name` in the home's root, which is made if need be (for files the app is told to write).
+    func file(_ name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root.appendingPathComponent(name)
+    }
 }
 
 @Suite("hostshell server: saved servers", .serialized)

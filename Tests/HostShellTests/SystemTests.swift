@@ -46,8 +46,7 @@ struct SystemTests {
     func shareWarned() throws {
         let logs = TemporaryHome()
         defer { logs.remove() }
-        try FileManager.default.createDirectory(at: logs.root, withIntermediateDirectories: true)
-        let file = logs.root.appendingPathComponent("bridge.log")
+        let file = try logs.file("bridge.log")
         let live = try LiveApp(["--allow-eval", "--bridge-log", file.path])
         defer { live.finish() }
         let (app, server) = (live.app, live.server)
@@ -80,8 +79,7 @@ struct BridgeLogLiveTests {
     func log() throws {
         let logs = TemporaryHome()
         defer { logs.remove() }
-        try FileManager.default.createDirectory(at: logs.root, withIntermediateDirectories: true)
-        let file = logs.root.appendingPathComponent("bridge.log")
+        let file = try logs.file("bridge.log")
         let live = try LiveApp(["--allow-eval", "--bridge-log", file.path])
         defer { live.finish() }
         _ = try live.app.state("screen=page", "negotiated=true")
