@@ -17,6 +17,8 @@ final class MapCanvas {
     var onPointClicked: ((MapPoint) -> Void)?
     /// Called after each draw, with how long it took (the bench's first paint).
     var onDrawn: (() -> Void)?
+    /// Run once, at the end of the next draw (what waits for the map to be on screen).
+    private var afterNextDraw: [@MainActor () -> Void] = []
     /// The labels, made once per map (a draw only places them).
     private var labels: [OpaquePointer?] = []
     private var projection: MapProjection?
@@ -61,10 +63,15 @@ final class MapCanvas {
         gtk_widget_queue_draw(widget)
     }
 
+    /// Runs `body` once, at the end of the canvas's next draw: the frame that shows the map is
+    /// being painted then.
+    func whenDrawn(_ body: @escaping @MainActor () -> Void) { afterNextDraw.append(body) }
+
     /// Its widget is leaving the window: nothing is drawn or asked of it any more.
     func close() {
         closed = true
         onDrawn = nil
+        afterNextDraw = []
         dropLabels()
     }
 
@@ -134,6 +141,9 @@ final class MapCanvas {
             cairo_stroke(cr)
         }
         onDrawn?()
+        let waiting = afterNextDraw
+        afterNextDraw = []
+        for body in waiting { body() }
     }
 }
 

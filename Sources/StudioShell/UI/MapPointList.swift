@@ -3,10 +3,11 @@ import ShellKit
 import StudioContract
 
 /// Every point of the system map as a keyboard-navigable list — the map's accessible form: a
-/// `GtkListView`, so only the rows on screen are made (500 points cost no more to open than
-/// 20). Each row: the tone's dot, the title and subtitle, and an arrow when the point offers an
-/// action. Arrows move, Enter (or a click) on a point with an action chooses it; the selection
-/// follows the canvas and the canvas follows the selection.
+/// `GtkListView`, so rows are made only near what shows (GTK 4.8 keeps up to 200 of them, so
+/// the list fills a batch at a time: `show`). Each row: the tone's dot, the title and
+/// subtitle, and an arrow when the point offers an action. Arrows move, Enter (or a click) on
+/// a point with an action chooses it; the selection follows the canvas and the canvas follows
+/// the selection.
 @MainActor
 final class MapPointList {
     let widget: WidgetPointer
@@ -82,25 +83,53 @@ final class MapPointList {
         gtk_widget_set_visible(arrow, point.actionId == nil ? 0 : 1)
     }
 
-    /// Lists these points from now on (a replaced map keeps the list).
-    func show(_ points: [MapPoint]) {
-        updating = true
+    /// Points listed per turn of the main loop while the list fills.
+    static let pointsPerTurn = 25
+    /// Fills so far; a batch of an older one stops.
+    private var fills = 0
+    /// How many of `points` the list holds now.
+    private var listed: Int { Int(g_list_model_get_n_items(ids)) }
+
+    /// Lists these points from now on (a replaced map keeps the list), `pointsPerTurn` at a
+    /// time, a batch per turn of the main loop at idle, and calls `filled` once all are in.
+    /// GTK 4.8's list view makes a row for each of the first 200 items at once, not only for
+    /// those on screen (0.3–1 ms each here): in one go the window would stop answering for
+    /// 60–250 ms. A later `show` or `stop` ends this one's batches.
+    func show(_ points: [MapPoint], filled: @escaping @MainActor () -> Void) {
+        fills &+= 1
         self.points = points
-        let old = UInt32(g_list_model_get_n_items(ids))
-        var strings = points.map { strdup($0.id) } + [nil]
+        append(from: 0, fill: fills, filled: filled)
+    }
+
+    /// No more batches (the map is leaving the window).
+    func stop() { fills &+= 1 }
+
+    private func append(from start: Int, fill: Int, filled: @escaping @MainActor () -> Void) {
+        guard fill == fills else { return }
+        let end = min(start + Self.pointsPerTurn, points.count)
+        // The first batch replaces what the list held: a replaced map is never an empty list.
+        splice(at: start, removing: start == 0 ? listed : 0, points[start..<end].map(\.id))
+        guard end < points.count else { return filled() }
+        MainLoop.whenIdle { [weak self] in self?.append(from: end, fill: fill, filled: filled) }
+    }
+
+    private func splice(at position: Int, removing count: Int, _ added: [String]) {
+        updating = true
+        var strings = added.map { strdup($0) } + [nil]
         strings.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                gtk_string_list_splice(ids, 0, old, $0)
+                gtk_string_list_splice(ids, UInt32(position), UInt32(count), $0)
             }
         }
         for s in strings { free(s) }
         updating = false
     }
 
-    /// Selects the point `id` and brings it into view (nil: none), without reporting it.
+    /// Selects the point `id` and brings it into view (nil: none), without reporting it; a
+    /// point not listed yet is selected once it is (`show`'s `filled`).
     func select(_ id: String?) {
         updating = true
-        let position = id.flatMap { id in points.firstIndex { $0.id == id } }
+        let position = id.flatMap { id in points.firstIndex { $0.id == id } }.flatMap { $0 < listed ? $0 : nil }
         gtk_single_selection_set_selected(selection, position.map(UInt32.init) ?? UInt32(GTK_INVALID_LIST_POSITION))
         if let position {
             gtk_widget_activate_action_variant(view, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
@@ -111,7 +140,7 @@ final class MapPointList {
     /// Activates the row of `id` as Enter on it does (the list view's own `list.activate-item`),
     /// after selecting it; false when the list does not hold it (yet).
     func activate(_ id: String) -> Bool {
-        guard let position = points.firstIndex(where: { $0.id == id }) else { return false }
+        guard let position = points.firstIndex(where: { $0.id == id }), position < listed else { return false }
         select(id)
         gtk_widget_activate_action_variant(view, "list.activate-item", g_variant_new_uint32(UInt32(position)))
         return true

@@ -31,6 +31,11 @@ final class MapSurface {
     /// Maps shown so far (the list fills for the latest only); the list holds the latest points.
     private var shows = 0
     private(set) var listReady = false
+    /// The latest map the list was given (`shows`' count), and the fill's timer for a canvas
+    /// that does not draw.
+    private var listShown = 0
+    private var listFallback: UInt32?
+    static let listFallbackMilliseconds: UInt32 = 500
     /// From Studio's `map-present` to the canvas's first draw, once drawn.
     var firstPaintMilliseconds: Double?
     /// The person chose the action of a point; pressed Done (or Escape).
@@ -115,19 +120,39 @@ final class MapSurface {
         adw_window_title_set_subtitle(title, map.points.count == 1 ? "1 point" : "\(map.points.count) points")
         canvas.show(map.points)
         showLegend(map.points)
-        // The list follows once the canvas has painted (its rows cost more than the drawing):
-        // the map shows at once, and the list a frame later.
-        let generation = shows &+ 1
-        shows = generation
-        MainLoop.whenIdle { [weak self] in
-            guard let self, !self.closed, self.shows == generation else { return }
-            self.list.show(self.map.points)
-            self.list.select(self.selectedId)
-            self.listReady = true
-        }
+        fillListAfterDraw()
         let keep = selectedId.flatMap { id in map.points.contains { $0.id == id } ? id : nil }
         selectedId = nil
         select(keep)
+    }
+
+    /// Fills the list once the canvas has drawn these points: its rows cost more than the
+    /// drawing (GTK 4.8's list view makes up to 200 rows at once, 60–250 ms here), so the map
+    /// shows at once and the list right after that frame. Not merely at idle: while the frame
+    /// clock waits for its next frame nothing else is ready, so an idle source runs first and
+    /// the map's first paint waited for every row (about half the opens). A canvas that does
+    /// not draw (the window hidden) has its list filled after `listFallbackMilliseconds`.
+    private func fillListAfterDraw() {
+        let generation = shows &+ 1
+        shows = generation
+        if let fallback = listFallback { g_source_remove(fallback) }
+        let fill: @MainActor () -> Void = { [weak self] in
+            guard let self, !self.closed, self.shows == generation, self.listShown != generation else { return }
+            self.listShown = generation
+            if let fallback = self.listFallback { g_source_remove(fallback) }
+            self.listFallback = nil
+            self.list.show(self.map.points) { [weak self] in
+                guard let self, !self.closed else { return }
+                self.list.select(self.selectedId)
+                self.listReady = true
+            }
+        }
+        // At idle after the draw: the frame the canvas drew in is painted to the end first.
+        canvas.whenDrawn { MainLoop.whenIdle(fill) }
+        listFallback = MainLoop.timeout(milliseconds: Self.listFallbackMilliseconds) { [weak self] in
+            self?.listFallback = nil  // the source is gone once it ran
+            fill()
+        }
     }
 
     /// Chooses the point `id` through its row, as Enter on it would; false while the list is
@@ -182,6 +207,9 @@ final class MapSurface {
         closed = true
         position?.disconnect()
         position = nil
+        list.stop()
+        if let fallback = listFallback { g_source_remove(fallback) }
+        listFallback = nil
         canvas.close()
         releaseFocus(from: root, to: gtk_overlay_get_child(cast(overlay)))
         gtk_overlay_remove_overlay(cast(overlay), root)
