@@ -37,6 +37,8 @@ package final class WebPage {
     /// closed (false), by an id; a Capacitor app's lifecycle follows it.
     package var onSystemSurface: ((String, Bool) -> Void)?
     package private(set) var loadFinished = false
+    /// A load refused for its certificate was made again (the app's roots vouched for it).
+    private var remadeAfterTLS = false
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     package private(set) var documentStatus = 0
     /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
@@ -114,7 +116,8 @@ package final class WebPage {
         // A certificate the system refuses, let through when the app's own roots vouch for it.
         signals.append(onTLSErrors(view) { [weak self] uri, certificate in
             guard let self, let roots = TrustedRoots.ofThisApp else { return false }
-            return roots.recover(self, uri: uri, certificate: certificate)
+            self.remadeAfterTLS = roots.recover(self, uri: uri, certificate: certificate)
+            return self.remadeAfterTLS
         })
         confine()
         signals.append(onLoadChanged(view) { [weak self] event in self?.loadChanged(event) })
@@ -213,6 +216,9 @@ package final class WebPage {
             permissions.withdraw(page: self, document: true)  // the old document's questions go with it
             observer?.webPageCommitted(self)
         case WEBKIT_LOAD_FINISHED:
+            // WebKit ends a load it refused a certificate for even when the certificate was let
+            // through and the load made again: that load's own events follow, the page is not in.
+            if remadeAfterTLS { remadeAfterTLS = false; return }
             loadFinished = true
             observer?.webPageFinished(self)
         default:
