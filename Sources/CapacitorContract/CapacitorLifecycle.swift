@@ -168,7 +168,7 @@ public struct AppLifecycle: Machine, Sendable, Equatable {
     }
 }
 
-/// What a Capacitor app's window shows: loading until the first document finished, then the
+/// What a Capacitor app's window shows: loading until a document came and finished, then the
 /// page; an error screen when the document could not be loaded, came as an HTTP error, or its
 /// process kept ending. A kiosk retries an error screen after `KioskBackoff`'s pause. Pure; the
 /// app draws `screen` and carries out `.reload` and the timer.
@@ -185,6 +185,10 @@ public struct CapacitorLoading: Machine, Sendable, Equatable {
         case finished
         /// WebKit's own reason; cancelled loads and policy decisions are not failures.
         case failed(reason: String, uri: String)
+        /// The document's load was cut off (the network layer cancelled it, no other load
+        /// replaced it: WebKit reports a refused certificate so when busy). Made again once while
+        /// loading, as the person would press Retry; an error screen the second time.
+        case interrupted(uri: String)
         case processEnded(WebProcessEnd, at: Double)
         /// WebKit judged the page's web process responsive again (true) or not (false).
         case processResponsive(Bool)
@@ -210,6 +214,10 @@ public struct CapacitorLoading: Machine, Sendable, Equatable {
     public private(set) var failuresInARow = 0
     private var crashes = CrashLimiter()
     private var failedDocument = false
+    /// A document came since the load started (a load that finished without one shows nothing).
+    private var documentCommitted = false
+    /// The load under way was already made again once after being cut off.
+    private var madeAgainAfterCutOff = false
     /// A hung web process: ended after `LoadingPolicy.unresponsiveLimit`.
     public private(set) var hang = HangWatch(timer: Timer.unresponsive)
 
@@ -223,23 +231,38 @@ public struct CapacitorLoading: Machine, Sendable, Equatable {
         switch event {
         case .start:
             screen = .loading("Loading \(appName)…")
+            documentCommitted = false
+            madeAgainAfterCutOff = false
             return []
         case .committed(let status, let uri):
             failedDocument = status >= 400
+            documentCommitted = true
+            madeAgainAfterCutOff = false
             return failedDocument ? fail(.httpError(status, server: appName, uri: uri)) : []
         case .finished:
-            // An error screen stays until Retry; a load that finished reveals the page.
-            if case .loading = screen, !failedDocument {
+            // An error screen stays until Retry; a load that finished with its document reveals
+            // the page (one that ended without a document was replaced or cut off: what follows
+            // decides).
+            if case .loading = screen, !failedDocument, documentCommitted {
                 screen = .page
                 failuresInARow = 0
             }
             return []
         case .failed(let reason, let uri):
             return fail(.loadFailed(server: appName, reason: reason, uri: uri))
+        case .interrupted(let uri):
+            guard case .loading = screen else { return [] }  // a page shown, or an error, stays
+            if !madeAgainAfterCutOff {
+                madeAgainAfterCutOff = true
+                documentCommitted = false
+                return [.reload]
+            }
+            return fail(.loadFailed(server: appName, reason: "The load was cut off twice before the page came (Operation was cancelled)", uri: uri))
         case .processEnded(let ended, let time):
             let (end, stop) = hang.ended(ended, &timers)
             let cancelled = stop.map { [Effect.timer($0)] } ?? []
             if crashes.recordDeath(at: time) {
+                documentCommitted = false
                 screen = .loading(end == .stoppedResponding ? "\(appName) stopped responding; loading it again…" : "Loading \(appName) again…")
                 return cancelled + [.reload]
             }
@@ -249,6 +272,8 @@ public struct CapacitorLoading: Machine, Sendable, Equatable {
         case .retry:
             crashes = CrashLimiter()
             screen = .loading("Loading \(appName)…")
+            documentCommitted = false
+            madeAgainAfterCutOff = false
             return [.reload] + (timers.cancel(.kioskRetry).map { [.timer($0)] } ?? [])
         case .processResponsive(let responsive):
             return hang.responsive(responsive, &timers).map { [.timer($0)] } ?? []
@@ -259,6 +284,8 @@ public struct CapacitorLoading: Machine, Sendable, Equatable {
         case .timerFired(let timer):
             guard timers.fire(timer), case .error = screen else { return [] }
             screen = .loading("Loading \(appName) again…")
+            documentCommitted = false
+            madeAgainAfterCutOff = false
             return [.reload]
         }
     }

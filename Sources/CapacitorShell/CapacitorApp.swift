@@ -213,6 +213,7 @@ extension CapacitorApp: CapacitorPageHost {
     func capacitorPageCommitted(_ page: CapacitorPage, status: Int, uri: String) { loadingEvent(.committed(status: status, uri: uri)) }
     func capacitorPageFinished(_ page: CapacitorPage) { loadingEvent(.finished) }
     func capacitorPageFailed(_ page: CapacitorPage, reason: String, uri: String) { loadingEvent(.failed(reason: reason, uri: uri)) }
+    func capacitorPageInterrupted(_ page: CapacitorPage, uri: String) { loadingEvent(.interrupted(uri: uri)) }
     func capacitorPageProcessEnded(_ page: CapacitorPage, reason: WebKitWebProcessTerminationReason) {
         let end: WebProcessEnd = switch reason {
         case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: .exceededMemory

@@ -9,6 +9,8 @@ protocol CapacitorPageHost: AnyObject {
     func capacitorPageCommitted(_ page: CapacitorPage, status: Int, uri: String)
     func capacitorPageFinished(_ page: CapacitorPage)
     func capacitorPageFailed(_ page: CapacitorPage, reason: String, uri: String)
+    /// The load was cut off with nothing after it (`WebPage.loadWasCutOff`).
+    func capacitorPageInterrupted(_ page: CapacitorPage, uri: String)
     func capacitorPageProcessEnded(_ page: CapacitorPage, reason: WebKitWebProcessTerminationReason)
 }
 
@@ -80,12 +82,19 @@ package final class CapacitorPage {
         })
         webkit_user_content_manager_register_script_message_handler_with_reply(manager, CapacitorScripts.handlerName, CapacitorScripts.worldName)
         web.observer = self
+        // Never WebKit's own error page (it would be taken for the app's page): the app's error
+        // screen shows a failure; a load replaced by another, or stopped by a policy, shows nothing.
         signals.append(onLoadFailed(web.view) { [weak self] address, error in
+            guard let self else { return true }
+            if let error, self.web.loadWasCutOff(error) {
+                self.host?.capacitorPageInterrupted(self, uri: address)
+                return true
+            }
             let cancelled = error.map { loadWasCancelled($0) || $0.pointee.domain == webkit_policy_error_quark() } ?? false
-            if cancelled { return false }
+            if cancelled { return true }
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let self { self.host?.capacitorPageFailed(self, reason: reason, uri: address) }
-            return true  // no WebKit error page: the app's error screen shows
+            self.host?.capacitorPageFailed(self, reason: reason, uri: address)
+            return true
         })
         let types = Set(bridge.plugins.map(\.name))
         for (name, make) in plugins.glues where types.contains(name) { glues[name] = make(glueContext(self)) }

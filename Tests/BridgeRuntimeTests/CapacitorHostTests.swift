@@ -170,6 +170,29 @@ struct CapacitorHostTests {
         #expect(attended.reduce(.failed(reason: "refused", uri: "x")) == [], "a person presses Retry")
     }
 
+    @Test("a load that ends without a document reveals nothing; one cut off is made again once, then an error")
+    func loadingCutOff() {
+        var machine = CapacitorLoading(appName: "HomeSec")
+        _ = machine.reduce(.finished)
+        #expect(machine.screen.name == "loading", "WebKit ends a refused or replaced load without a document")
+        #expect(machine.reduce(.interrupted(uri: "https://127.0.0.1:8443/")) == [.reload])
+        _ = machine.reduce(.finished)
+        #expect(machine.screen.name == "loading")
+        #expect(machine.reduce(.interrupted(uri: "https://127.0.0.1:8443/")).isEmpty)
+        #expect(machine.screen.name == "error" && machine.screen.statusJSON.objectValue?["kind"] == "loadFailed")
+        #expect(machine.reduce(.interrupted(uri: "x")).isEmpty && machine.screen.name == "error", "an error screen stays")
+        #expect(machine.reduce(.retry) == [.reload])
+        #expect(machine.reduce(.interrupted(uri: "x")) == [.reload], "Retry gives one more")
+        _ = machine.reduce(.committed(status: 200, uri: "x"))
+        _ = machine.reduce(.finished)
+        #expect(machine.screen == .page)
+        #expect(machine.reduce(.interrupted(uri: "x")).isEmpty && machine.screen == .page, "a page shown stays")
+        _ = machine.reduce(.start)
+        #expect(machine.reduce(.interrupted(uri: "x")) == [.reload], "a new start gives one more")
+        _ = machine.reduce(.committed(status: 200, uri: "x"))
+        #expect(machine.reduce(.interrupted(uri: "x")) == [.reload], "a document since resets it")
+    }
+
     @Test("an app scheme's origin: its own pages are the app's origin; another scheme or host is not")
     func appOrigin() throws {
         let origin = try #require(Origin(appScheme: "capacitor", host: "localhost"))

@@ -19,6 +19,27 @@ final class PrivateBusService: @unchecked Sendable {
     private let served = DispatchSemaphore(value: 0)
     private var failure: String?
 
+    private let configFile = FileManager.default.temporaryDirectory.appendingPathComponent("hostshell-bus-\(UUID().uuidString).conf")
+    /// A session bus that starts nothing by itself (no service directories). The standard one
+    /// would start the accessibility bus launcher when an app's GTK asks for it, a second one on
+    /// the suites' shared display: it takes the display's socket (~/.cache/at-spi/bus_N) and
+    /// removes it when this bus ends, and every app started after that logs a GTK critical.
+    /// Without it, GTK here reaches the display's own accessibility bus (its X property).
+    static let configuration = """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>unix:tmpdir=/tmp</listen>
+      <auth>EXTERNAL</auth>
+      <policy context="default">
+        <allow send_destination="*" eavesdrop="true"/>
+        <allow eavesdrop="true"/>
+        <allow own="*"/>
+      </policy>
+    </busconfig>
+    """
+
     /// The stand-in's connection to the bus, once serving.
     var connection: OpaquePointer? { lock.withLock { connectionPointer } }
 
@@ -27,7 +48,8 @@ final class PrivateBusService: @unchecked Sendable {
                               _ error: inout UnsafeMutablePointer<GError>?) -> Bool) throws {
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+        try Self.configuration.write(to: configFile, atomically: true, encoding: .utf8)
+        daemon.arguments = ["--config-file=\(configFile.path)", "--nofork", "--print-address=1"]
         guard let printed = try runUntilFirstLine(daemon) else { throw Failure(description: "dbus-daemon ended without an address") }
         address = printed
         let thread = Thread { [unowned self] in self.serve(name: name, xml: xml, register: register) }
@@ -41,6 +63,7 @@ final class PrivateBusService: @unchecked Sendable {
         if let context { g_main_context_wakeup(context) }
         // dbus-daemon takes SIGTERM as no reason to end; its bus is the test's alone.
         if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() }
+        try? FileManager.default.removeItem(at: configFile)
     }
 
     private func serve(name: String, xml: String,

@@ -66,6 +66,7 @@ extension WebPage {
         }
         guard let request = Self.facts(OpaquePointer(decision), type) else { return false }
         if request.isRedirect, request.stage == .action { lastRedirect = request.url }
+        if !request.isRedirect, request.stage == .action { navigationsAsked += 1 }
         let verdict = navigation.decide(request, now: monotonicSeconds())
         if verdict.action == .load {
             // A download a person asked for: the engine saves it (`DownloadCenter` places it).
@@ -115,7 +116,8 @@ extension WebPage {
 
 /// Whether a `load-failed` error only says the load was given up for another (a newer load, a
 /// stop): WebKit's own cancellation, or the network layer's (GIO's "Operation was cancelled",
-/// which WebKit passes on as it is when a TLS retry replaces the load). Never an error screen.
+/// which WebKit passes on as it is when a TLS retry replaces the load). Never an error screen
+/// when another load replaced it; one cut off with nothing after it is `WebPage.loadWasCutOff`.
 package func loadWasCancelled(_ error: UnsafeMutablePointer<GError>) -> Bool {
     (error.pointee.domain == webkit_network_error_quark() && error.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
         || (error.pointee.domain == g_io_error_quark() && error.pointee.code == G_IO_ERROR_CANCELLED.rawValue)

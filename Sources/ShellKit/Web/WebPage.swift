@@ -39,6 +39,10 @@ package final class WebPage {
     package private(set) var loadFinished = false
     /// A load refused for its certificate was made again (the app's roots vouched for it).
     private var remadeAfterTLS = false
+    /// Navigations asked for (the host's `load`, a page's own, not redirects), and how many
+    /// there had been when the current load started (`loadWasCutOff`).
+    var navigationsAsked = 0
+    private var navigationsAtStart = 0
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
     package private(set) var documentStatus = 0
     /// Answers the page's `confirm()` without showing a dialog (scripted tours, tests); nil shows
@@ -196,8 +200,18 @@ package final class WebPage {
     }
 
     package func load(_ uri: String) {
+        navigationsAsked += 1
         navigation.hostLoads(uri)
         loadConfined(uri)
+    }
+
+    /// Whether `error`, on the load under way, says it was cut off rather than replaced: the
+    /// network layer's "Operation was cancelled" with no navigation asked for since it started
+    /// and no stop of the host's. WebKit reports a certificate it refused that way when it is
+    /// busy; the owner treats it as a failed load (WebKit's own page for it is never shown).
+    package func loadWasCutOff(_ error: UnsafeMutablePointer<GError>) -> Bool {
+        error.pointee.domain == g_io_error_quark() && error.pointee.code == G_IO_ERROR_CANCELLED.rawValue
+            && !lettingGo && !closed && navigationsAsked == navigationsAtStart
     }
 
     package var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }
@@ -209,6 +223,7 @@ package final class WebPage {
         switch event {
         case WEBKIT_LOAD_STARTED:
             loadFinished = false
+            navigationsAtStart = navigationsAsked
             observer?.webPageStarted(self)
         case WEBKIT_LOAD_COMMITTED:
             let response = webkit_web_view_get_main_resource(view).flatMap { webkit_web_resource_get_response($0) }

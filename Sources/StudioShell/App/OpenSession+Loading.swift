@@ -71,10 +71,18 @@ extension OpenSession {
             default: break
             }
         })
+        // Never WebKit's own error page (it would be taken for Studio's): a failure shows the
+        // error screen, a load replaced or stopped by a policy shows nothing. A load cut off with
+        // nothing after it (`WebPage.loadWasCutOff`) failed.
         pageSignals.append(onLoadFailed(page.view) { [weak self] uri, error in
-            let failure = OpenSession.failure(error)
-            self?.loadingEvent(.loadFailed(failure, uri: uri))
-            return failure != .cancelled && failure != .policy  // true: no WebKit error page
+            guard let self else { return true }
+            let failure: LoadFailure = if let error, self.page.web.loadWasCutOff(error) {
+                .other("the load was cut off before the page came (\(String(cString: error.pointee.message)))")
+            } else {
+                OpenSession.failure(error)
+            }
+            self.loadingEvent(.loadFailed(failure, uri: uri))
+            return true
         })
         page.web.onResponsivenessChange { [weak self] responsive in self?.loadingEvent(.webProcessResponsive(responsive)) }
         pageSignals.append(onProcessTerminated(page.view) { [weak self] reason in
