@@ -72,6 +72,14 @@ struct DeviceControlTests {
     @Test("root trust: only a chain to the app's own root, for the host asked, is let through")
     func rootTrust() {
         #expect(RootTrust.decide(host: "127.0.0.1", trustedRoots: 1, verification: []) == .allow)
+        // Checked before loading: https, a host not let through yet, some root trusted.
+        #expect(RootTrust.checksBeforeLoading("https://127.0.0.1:8443/", host: "127.0.0.1", trustedRoots: 1, allowedHosts: []))
+        #expect(RootTrust.checksBeforeLoading("HTTPS://a.lan/", host: "a.lan", trustedRoots: 2, allowedHosts: ["b.lan"]))
+        #expect(!RootTrust.checksBeforeLoading("https://a.lan/", host: "a.lan", trustedRoots: 1, allowedHosts: ["a.lan"]), "let through already")
+        #expect(!RootTrust.checksBeforeLoading("https://a.lan/", host: "a.lan", trustedRoots: 0, allowedHosts: []), "no root")
+        #expect(!RootTrust.checksBeforeLoading("http://a.lan/", host: "a.lan", trustedRoots: 1, allowedHosts: []), "no TLS")
+        #expect(!RootTrust.checksBeforeLoading("capacitor://localhost/", host: "localhost", trustedRoots: 1, allowedHosts: []))
+        #expect(!RootTrust.checksBeforeLoading("https:///x", host: "", trustedRoots: 1, allowedHosts: []))
         guard case .refuse(let none) = RootTrust.decide(host: "a.lan", trustedRoots: 0, verification: []) else { Issue.record("allowed"); return }
         #expect(none.contains("trust-root-cert"))
         guard case .refuse(let other) = RootTrust.decide(host: "a.lan", trustedRoots: 1, verification: .unknownCA) else { Issue.record("allowed"); return }

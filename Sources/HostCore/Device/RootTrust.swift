@@ -6,6 +6,16 @@ public enum RootTrust {
     /// Largest PEM file read (a bundle of a few roots is a few kilobytes).
     public static let maxFileBytes = 1 << 20
 
+    /// The longest wait for a server's TLS handshake before a load (the load follows anyway).
+    public static let handshakeSeconds = 10
+
+    /// Whether a load of `url` (on `host`) has its server's certificate checked against the roots
+    /// first, so a certificate they vouch for is let through before the engine's own check: an
+    /// https address on a host not let through yet, when any root is trusted.
+    public static func checksBeforeLoading(_ url: String, host: String, trustedRoots: Int, allowedHosts: [String]) -> Bool {
+        trustedRoots > 0 && url.lowercased().hasPrefix("https:") && !host.isEmpty && !allowedHosts.contains(host)
+    }
+
     /// What a chain's check against the trusted roots found: GLib's GTlsCertificateFlags bits.
     public struct Flags: OptionSet, Sendable, Equatable {
         public let rawValue: UInt32

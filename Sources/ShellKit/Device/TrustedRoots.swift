@@ -67,10 +67,39 @@ package final class TrustedRoots {
         let host = Self.host(of: uri)
         guard case .allow = decide(certificate, host: host) else { return false }
         guard let session = webkit_web_view_get_network_session(page.view) else { return false }
-        webkit_network_session_allow_tls_certificate_for_host(session, certificate, host)
-        if !allowedHosts.contains(host) { allowedHosts.append(host) }
+        allow(certificate, host: host, in: session)
         page.load(uri)
         return true
+    }
+
+    /// Before a page loads `uri` on a host not let through yet: the certificate its server
+    /// presents is fetched (a TLS handshake, no request) and, when these roots vouch for it,
+    /// allowed for the host in the page's network session first, so WebKit's own check passes.
+    /// `recover` alone is not enough: a busy WebKit reports a certificate it refused as a
+    /// cancelled load, with no certificate to decide on. `done` runs once, on the main thread.
+    func prepare(_ uri: String, for page: WebPage, done: @escaping @MainActor () -> Void) {
+        let host = Self.host(of: uri)
+        guard RootTrust.checksBeforeLoading(uri, host: host, trustedRoots: count, allowedHosts: allowedHosts),
+              let session = webkit_web_view_get_network_session(page.view), let message = soup_message_new("HEAD", uri) else { return done() }
+        let soup = soup_session_new()!
+        soup_session_set_timeout(soup, UInt32(RootTrust.handshakeSeconds))
+        g_object_ref(UnsafeMutableRawPointer(session))
+        acceptTrustedRoots(message)
+        soup_session_preconnect_async(soup, message, G_PRIORITY_DEFAULT, nil, AsyncReply.callback, AsyncReply.data { [weak self] _, result in
+            _ = soup_session_preconnect_finish(soup, result, nil)
+            if let self, let certificate = soup_message_get_tls_peer_certificate(message), case .allow = self.decide(certificate, host: host) {
+                self.allow(certificate, host: host, in: session)
+            }
+            g_object_unref(UnsafeMutableRawPointer(message))
+            g_object_unref(UnsafeMutableRawPointer(soup))
+            g_object_unref(UnsafeMutableRawPointer(session))
+            done()
+        })
+    }
+
+    private func allow(_ certificate: UnsafeMutablePointer<GTlsCertificate>, host: String, in session: NetworkSessionPointer) {
+        webkit_network_session_allow_tls_certificate_for_host(session, certificate, host)
+        if !allowedHosts.contains(host) { allowedHosts.append(host) }
     }
 
     /// `ctl state`'s `trustedRoots`.

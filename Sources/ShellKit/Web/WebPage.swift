@@ -201,8 +201,14 @@ package final class WebPage {
 
     package func load(_ uri: String) {
         navigationsAsked += 1
+        let asked = navigationsAsked
         navigation.hostLoads(uri)
-        loadConfined(uri)
+        // A private root's certificate is let through first (at once when there is none to check).
+        guard let roots = TrustedRoots.ofThisApp else { return loadConfined(uri) }
+        roots.prepare(uri, for: self) { [weak self] in
+            guard let self, !self.closed, !self.lettingGo, self.navigationsAsked == asked else { return }
+            self.loadConfined(uri)
+        }
     }
 
     /// Whether `error`, on the load under way, says it was cut off rather than replaced: the
