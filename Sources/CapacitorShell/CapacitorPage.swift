@@ -9,7 +9,7 @@ protocol CapacitorPageHost: AnyObject {
     func capacitorPageCommitted(_ page: CapacitorPage, status: Int, uri: String)
     func capacitorPageFinished(_ page: CapacitorPage)
     func capacitorPageFailed(_ page: CapacitorPage, reason: String, uri: String)
-    /// The load was cut off with nothing after it (`WebPage.loadWasCutOff`).
+    /// The load was cut off with nothing after it (`LoadEnd.cutOff`).
     func capacitorPageInterrupted(_ page: CapacitorPage, uri: String)
     func capacitorPageProcessEnded(_ page: CapacitorPage, reason: WebKitWebProcessTerminationReason)
 }
@@ -86,14 +86,11 @@ package final class CapacitorPage {
         // screen shows a failure; a load replaced by another, or stopped by a policy, shows nothing.
         signals.append(onLoadFailed(web.view) { [weak self] address, error in
             guard let self else { return true }
-            if let error, self.web.loadWasCutOff(error) {
-                self.host?.capacitorPageInterrupted(self, uri: address)
-                return true
+            switch self.web.loadEnd(error) {
+            case .replaced, .policy: break
+            case .cutOff: self.host?.capacitorPageInterrupted(self, uri: address)
+            case .failed(let reason): self.host?.capacitorPageFailed(self, reason: reason, uri: address)
             }
-            let cancelled = error.map { loadWasCancelled($0) || $0.pointee.domain == webkit_policy_error_quark() } ?? false
-            if cancelled { return true }
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            self.host?.capacitorPageFailed(self, reason: reason, uri: address)
             return true
         })
         let types = Set(bridge.plugins.map(\.name))

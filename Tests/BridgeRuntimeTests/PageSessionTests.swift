@@ -174,6 +174,19 @@ struct PageSessionTests {
 
 @Suite("Loading: crash limit, navigation targets (the reveal rule: LoadingMachineTests)")
 struct LoadingPolicyTests {
+    @Test("a load that did not come: replaced, stopped by policy, cut off, or failed")
+    func loadEnds() {
+        func end(engine: Bool = false, network: Bool = false, policy: Bool = false, replaced: Bool = false) -> LoadEnd {
+            LoadEnd.of(engineCancelled: engine, networkCancelled: network, policy: policy, replaced: replaced, reason: "why")
+        }
+        #expect(end(engine: true) == .replaced, "WebKit's own cancellation, whatever followed")
+        #expect(end(network: true, replaced: true) == .replaced, "the network layer's, with a navigation since")
+        #expect(end(network: true) == .cutOff("why"), "the network layer's with nothing after it: a failure")
+        #expect(end(policy: true) == .policy)
+        #expect(end(policy: true, replaced: true) == .policy)
+        #expect(end() == .failed("why") && end(replaced: true) == .failed("why"), "a real failure stays one")
+    }
+
     @Test("more than two web-process deaths within 30 s stop the reloads")
     func crashes() {
         var limiter = CrashLimiter()

@@ -9,6 +9,30 @@ public enum LoadingPolicy {
     public static let unresponsiveLimit = 15.0
 }
 
+/// How a page's main load ended without its document, as the engine's error sorts it: what
+/// either kind of app shows for it.
+public enum LoadEnd: Sendable, Equatable {
+    /// Another load replaced it, or the host stopped it: nothing to show.
+    case replaced
+    /// The navigation policy stopped it (a link handed out, a download): nothing to show.
+    case policy
+    /// The network layer cancelled it and nothing replaced it: a busy WebKit reports a
+    /// certificate it refused so. A failure (never the engine's own error page).
+    case cutOff(String)
+    /// A failure, with the engine's reason.
+    case failed(String)
+
+    /// Sorts the engine's error: its own cancellation, the network layer's, a policy's, or
+    /// another reason; `replaced` when a navigation was asked for since the load started, or
+    /// the host stopped the page.
+    public static func of(engineCancelled: Bool, networkCancelled: Bool, policy: Bool, replaced: Bool, reason: String) -> LoadEnd {
+        if engineCancelled || (networkCancelled && replaced) { return .replaced }
+        if networkCancelled { return .cutOff(reason) }
+        if policy { return .policy }
+        return .failed(reason)
+    }
+}
+
 /// Counts web-process deaths: reload after each, but more than two within 30 s shows an
 /// error screen instead of another reload.
 public struct CrashLimiter: Sendable, Equatable {

@@ -113,12 +113,3 @@ extension WebPage {
         }
     }
 }
-
-/// Whether a `load-failed` error only says the load was given up for another (a newer load, a
-/// stop): WebKit's own cancellation, or the network layer's (GIO's "Operation was cancelled",
-/// which WebKit passes on as it is when a TLS retry replaces the load). Never an error screen
-/// when another load replaced it; one cut off with nothing after it is `WebPage.loadWasCutOff`.
-package func loadWasCancelled(_ error: UnsafeMutablePointer<GError>) -> Bool {
-    (error.pointee.domain == webkit_network_error_quark() && error.pointee.code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue)
-        || (error.pointee.domain == g_io_error_quark() && error.pointee.code == G_IO_ERROR_CANCELLED.rawValue)
-}

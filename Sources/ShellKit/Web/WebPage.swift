@@ -40,7 +40,7 @@ package final class WebPage {
     /// A load refused for its certificate was made again (the app's roots vouched for it).
     private var remadeAfterTLS = false
     /// Navigations asked for (the host's `load`, a page's own, not redirects), and how many
-    /// there had been when the current load started (`loadWasCutOff`).
+    /// there had been when the current load started (`loadEnd`).
     var navigationsAsked = 0
     private var navigationsAtStart = 0
     /// The HTTP status of the document shown (0 when it did not come over HTTP).
@@ -211,13 +211,16 @@ package final class WebPage {
         }
     }
 
-    /// Whether `error`, on the load under way, says it was cut off rather than replaced: the
-    /// network layer's "Operation was cancelled" with no navigation asked for since it started
-    /// and no stop of the host's. WebKit reports a certificate it refused that way when it is
-    /// busy; the owner treats it as a failed load (WebKit's own page for it is never shown).
-    package func loadWasCutOff(_ error: UnsafeMutablePointer<GError>) -> Bool {
-        error.pointee.domain == g_io_error_quark() && error.pointee.code == G_IO_ERROR_CANCELLED.rawValue
-            && !lettingGo && !closed && navigationsAsked == navigationsAtStart
+    /// How the load under way ended, from WebKit's `load-failed` error (`LoadEnd`): replaced when
+    /// a navigation was asked for since it started or the host stopped the page.
+    package func loadEnd(_ error: UnsafeMutablePointer<GError>?) -> LoadEnd {
+        guard let error else { return .failed("unknown error") }
+        let domain = error.pointee.domain, code = error.pointee.code
+        return LoadEnd.of(engineCancelled: domain == webkit_network_error_quark() && code == WEBKIT_NETWORK_ERROR_CANCELLED.rawValue,
+                          networkCancelled: domain == g_io_error_quark() && code == G_IO_ERROR_CANCELLED.rawValue,
+                          policy: domain == webkit_policy_error_quark(),
+                          replaced: lettingGo || closed || navigationsAsked != navigationsAtStart,
+                          reason: String(cString: error.pointee.message))
     }
 
     package var uri: String? { webkit_web_view_get_uri(view).map { String(cString: $0) } }

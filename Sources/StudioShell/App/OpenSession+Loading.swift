@@ -73,13 +73,14 @@ extension OpenSession {
         })
         // Never WebKit's own error page (it would be taken for Studio's): a failure shows the
         // error screen, a load replaced or stopped by a policy shows nothing. A load cut off with
-        // nothing after it (`WebPage.loadWasCutOff`) failed.
+        // nothing after it (`LoadEnd.cutOff`) failed.
         pageSignals.append(onLoadFailed(page.view) { [weak self] uri, error in
             guard let self else { return true }
-            let failure: LoadFailure = if let error, self.page.web.loadWasCutOff(error) {
-                .other("the load was cut off before the page came (\(String(cString: error.pointee.message)))")
-            } else {
-                OpenSession.failure(error)
+            let failure: LoadFailure = switch self.page.web.loadEnd(error) {
+            case .replaced: .cancelled
+            case .policy: .policy
+            case .cutOff(let reason): .other("the load was cut off before the page came (\(reason))")
+            case .failed(let reason): .other(reason)
             }
             self.loadingEvent(.loadFailed(failure, uri: uri))
             return true
@@ -93,13 +94,5 @@ extension OpenSession {
             }
             self?.loadingEvent(.webProcessEnded(end, at: monotonicSeconds()))
         })
-    }
-
-    /// A `load-failed` error as the machine sorts it.
-    private nonisolated static func failure(_ error: UnsafeMutablePointer<GError>?) -> LoadFailure {
-        guard let error else { return .other("unknown error") }
-        if loadWasCancelled(error) { return .cancelled }
-        if error.pointee.domain == webkit_policy_error_quark() { return .policy }
-        return .other(String(cString: error.pointee.message))
     }
 }
