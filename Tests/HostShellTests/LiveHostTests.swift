@@ -40,6 +40,21 @@ struct LiveHostTests {
         #expect(groups.map { Self.ids($0["items"]).count } == [1, 2, 3, 3])
     }
 
+    @Test("the app's page is the first entry of its history: the web process started while the confinement compiled left no document behind")
+    func firstDocument() throws {
+        let home = TemporaryHome()
+        defer { home.remove() }
+        let server = try ReferenceServer()
+        defer { server.stop() }
+        #expect(try HostShellBinary.run(["server", "add", server.url, "--allow-http"], environment: home.environment).status == 0)
+        let app = try RunningApp(home: home, arguments: ["--allow-eval"])
+        defer { app.stop() }
+        _ = try app.state("screen=page", "negotiated=true")
+        #expect(try app.ctl("eval", "history.length").result as? Int == 1)
+        #expect(try app.ctl("eval", "performance.getEntriesByType('navigation').map(e => e.type + ' ' + e.name).join()").result as? String
+                    == "navigate \(server.url)/")
+    }
+
     static func probeTitle(_ arguments: [String]) throws -> [String: Any] {
         let run = try HostShellBinary.run(["probe", "--reference", "--until-title", "done:", "--timeout", "60"] + arguments)
         #expect(run.status == 0, "probe failed: \(run.stderr)")

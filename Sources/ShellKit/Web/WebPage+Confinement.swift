@@ -57,8 +57,22 @@ extension WebPage {
             confinementHostLoads.append(uri)
             confine()
         }
-        guard confinementState != .compiling else { pendingLoad = uri; return }
+        guard confinementState != .compiling else {
+            pendingLoad = uri
+            startProcess()
+            return
+        }
+        processNotStarted = false
         webkit_web_view_load_uri(view, uri)
+    }
+
+    /// While the first load waits for the rules, its web process starts (it takes a few hundred
+    /// milliseconds, the compile a few): a script run in the empty view starts it without a
+    /// document, so nothing enters the page's history and no request leaves before the filter.
+    private func startProcess() {
+        guard processNotStarted else { return }
+        processNotStarted = false
+        webkit_web_view_evaluate_javascript(view, "0", -1, nil, nil, nil, nil, nil)
     }
 
     /// A main-frame load the filter stopped before its request: judged as at its response.
