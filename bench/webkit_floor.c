@@ -15,7 +15,11 @@
  * It draws as HostShell does on this machine: scripts/bench runs it with the variables
  * `hostshell bench rendering` prints (GSK_RENDERER, WEBKIT_SKIA_ENABLE_CPU_RENDERING,
  * WEBKIT_DISABLE_COMPOSITING_MODE), and
- * "rendering" reports them so the script can check that both sides match. */
+ * "rendering" reports them so the script can check that both sides match.
+ * With FLOOR_RELAY set, the handler sits in an isolated world behind a page-world shim and an
+ * origin-checking relay of the same shape as HostShell's (a promise per message, a CustomEvent
+ * each way, the reply handed back as text): what WebKitGTK makes an origin-pinned bridge cost,
+ * since it tells a handler nothing of the frame that sent a message. */
 #include <gtk/gtk.h>
 #include <webkit/webkit.h>
 #include <dirent.h>
@@ -23,6 +27,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* The page-world shim and the isolated-world relay (FLOOR_RELAY). */
+static const char *relay_shim =
+    "(() => { 'use strict'; const pending = new Map(); let next = 0;"
+    " window.addEventListener('floor-response', (event) => { let data; try { data = JSON.parse(event.detail); } catch (_) { return; }"
+    "  const resolve = pending.get(data.seq); if (!resolve) return; pending.delete(data.seq); let reply;"
+    "  try { reply = JSON.parse(data.reply); } catch (_) { reply = undefined; } resolve(reply); });"
+    " const postMessage = (message) => new Promise((resolve) => { let text; try { text = JSON.stringify(message); } catch (_) { text = undefined; }"
+    "  if (typeof text !== 'string') text = 'null'; const seq = ++next; pending.set(seq, resolve);"
+    "  window.dispatchEvent(new CustomEvent('floor-request', { detail: seq + ':' + text })); });"
+    " const handlers = Object.freeze({ tilecastNative: Object.freeze({ postMessage }) });"
+    " Object.defineProperty(window, 'webkit', { value: Object.freeze({ messageHandlers: handlers }), configurable: false, writable: false }); })();";
+static const char *relay_isolated =
+    "(() => { 'use strict'; const origin = location.origin;"
+    " window.addEventListener('floor-request', async (event) => { const detail = event.detail; if (typeof detail !== 'string') return;"
+    "  const colon = detail.indexOf(':'); const seq = Number(detail.slice(0, colon)); if (colon < 1 || !Number.isSafeInteger(seq)) return;"
+    "  let reply = '{}';"
+    "  if (window.top === window && location.origin === origin) { try {"
+    "    const answer = await window.webkit.messageHandlers.tilecastNative.postMessage(detail.slice(colon + 1).toWellFormed());"
+    "    reply = typeof answer === 'string' ? answer : '{}'; } catch (_) { reply = '{}'; } }"
+    "  window.dispatchEvent(new CustomEvent('floor-response', { detail: JSON.stringify({ seq, reply: String(reply) }) })); }); })();";
+static gboolean relayed;  /* FLOOR_RELAY: replies go back as text, to the relay */
 
 static GMainLoop *loop;
 static int exit_status = 0;
@@ -106,7 +132,8 @@ static gboolean on_message(WebKitUserContentManager *m, JSCValue *value, WebKitS
         }
         g_free(text);
     }
-    JSCValue *answer = jsc_value_new_from_json(jsc_value_get_context(value), reply_json);
+    JSCValue *answer = relayed ? jsc_value_new_string(jsc_value_get_context(value), reply_json)
+                               : jsc_value_new_from_json(jsc_value_get_context(value), reply_json);
     webkit_script_message_reply_return_value(reply, answer);
     g_object_unref(answer);
     return TRUE;
@@ -129,8 +156,19 @@ int main(int argc, char **argv) {
     loop = g_main_loop_new(NULL, FALSE);
     arrivals = g_array_new(FALSE, FALSE, sizeof(double));
     WebKitUserContentManager *ucm = webkit_user_content_manager_new();
+    relayed = getenv("FLOOR_RELAY") != NULL;
     g_signal_connect(ucm, "script-message-with-reply-received::tilecastNative", G_CALLBACK(on_message), NULL);
-    webkit_user_content_manager_register_script_message_handler_with_reply(ucm, "tilecastNative", NULL);
+    webkit_user_content_manager_register_script_message_handler_with_reply(ucm, "tilecastNative", relayed ? "floor-bridge" : NULL);
+    if (relayed) {
+        WebKitUserScript *shim = webkit_user_script_new(relay_shim, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                        WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, NULL, NULL);
+        WebKitUserScript *relay = webkit_user_script_new_for_world(relay_isolated, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                                   WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, "floor-bridge", NULL, NULL);
+        webkit_user_content_manager_add_script(ucm, shim);
+        webkit_user_content_manager_add_script(ucm, relay);
+        webkit_user_script_unref(shim);
+        webkit_user_script_unref(relay);
+    }
     WebKitWebView *view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "network-session",
         webkit_network_session_new_ephemeral(), "user-content-manager", ucm, NULL));
     g_signal_connect(view, "load-changed", G_CALLBACK(on_load), NULL);
