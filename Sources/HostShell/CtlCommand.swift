@@ -10,7 +10,7 @@ import StudioContract
 enum CtlCommand {
     /// Every app contract's own commands, registered here: the executable is the one place
     /// that knows them all.
-    static let vocabularies: [any ControlVocabulary.Type] = [StudioControl.self, PushControl.self, HermesControl.self]
+    static var vocabularies: [any ControlVocabulary.Type] { [StudioControl.self, PushControl.self, HermesControl.self] }
 
     /// The commands, the core's and then each app's, one per line.
     static var usage: String {

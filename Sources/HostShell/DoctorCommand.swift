@@ -98,7 +98,9 @@ enum DoctorCommand {
         for (file, refused) in [("/proc/sys/kernel/unprivileged_userns_clone", "0"), ("/proc/sys/user/max_user_namespaces", "0")] {
             guard let handle = fopen(file, "r") else { continue }
             var buffer = [CChar](repeating: 0, count: 32)
-            let line = fgets(&buffer, 32, handle).map { _ in String(cString: buffer).trimmingWhitespace } ?? ""
+            let line = fgets(&buffer, 32, handle).map { _ in
+                String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingWhitespace
+            } ?? ""
             fclose(handle)
             if line == refused { return false }
         }

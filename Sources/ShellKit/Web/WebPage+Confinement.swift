@@ -57,16 +57,21 @@ extension WebPage {
             confinementHostLoads.append(uri)
             confine()
         }
-        guard confinementState != .compiling else { pendingLoad = uri; return }
+        guard confinementState != .compiling else {
+            pendingLoad = uri
+            startProcess()
+            return
+        }
+        processNotStarted = false
         webkit_web_view_load_uri(view, uri)
     }
 
-    /// Starts the web process of a view of its own as the page is made: the page's first load
-    /// waits for the rules above, and the compile's answer comes only when the main loop runs
-    /// again — after the window is built and drawn — while the launch takes a few hundred
-    /// milliseconds. A script run in the empty view starts it without a document, as a fleet's
-    /// pool slot does: nothing enters the page's history and no request leaves before the filter.
-    func startProcess() {
+    /// While the first load waits for the rules, its web process starts (it takes a few hundred
+    /// milliseconds, the compile a few): a script run in the empty view starts it without a
+    /// document, so nothing enters the page's history and no request leaves before the filter.
+    private func startProcess() {
+        guard processNotStarted else { return }
+        processNotStarted = false
         webkit_web_view_evaluate_javascript(view, "0", -1, nil, nil, nil, nil, nil)
     }
 

@@ -58,6 +58,9 @@ package final class WebPage {
     var confinementFilter: String?
     var confinementHostLoads: [String] = []
     var pendingLoad: String?
+    /// Its own web process is not started yet (a view of its own, nothing loaded or run in it):
+    /// a load held for the confinement starts it meanwhile (`WebPage+Confinement`).
+    var processNotStarted: Bool
     /// The last redirect WebKit asked about: a blocked load reports the address it started
     /// from, not the one it was redirected to.
     var lastRedirect: String?
@@ -104,13 +107,16 @@ package final class WebPage {
         case .own(let networkSession, let automation):
             view = cgtk_web_view_new(networkSession, manager, automation ? 1 : 0)
             sharesProcess = false
+            processNotStarted = true
         case .beside(let other):
             view = cgtk_web_view_new_related(other.view, manager)
             sharesProcess = true
+            processNotStarted = false
         case .prewarmed(let warm):
             warm.handOver()
             view = warm.view
             sharesProcess = false
+            processNotStarted = false
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]
@@ -124,7 +130,6 @@ package final class WebPage {
             return self.remadeAfterTLS
         })
         confine()
-        if case .own = home { startProcess() }
         signals.append(onLoadChanged(view) { [weak self] event in self?.loadChanged(event) })
         signals.append(onProcessTerminated(view) { [weak self] reason in
             guard let self else { return }
