@@ -60,7 +60,7 @@ package final class WebPage {
     var pendingLoad: String?
     /// Its own web process is not started yet (a view of its own, nothing loaded or run in it):
     /// a load held for the confinement starts it meanwhile (`WebPage+Confinement`).
-    var processNotStarted: Bool
+    var processNotStarted = false
     /// The last redirect WebKit asked about: a blocked load reports the address it started
     /// from, not the one it was redirected to.
     var lastRedirect: String?
@@ -111,12 +111,10 @@ package final class WebPage {
         case .beside(let other):
             view = cgtk_web_view_new_related(other.view, manager)
             sharesProcess = true
-            processNotStarted = false
         case .prewarmed(let warm):
             warm.handOver()
             view = warm.view
             sharesProcess = false
-            processNotStarted = false
         }
         Self.live[UnsafeMutableRawPointer(view)] = Weak(page: self)
         signals = connectNavigationPolicy() + connectPermissions() + [watchResponsiveness()]
